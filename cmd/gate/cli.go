@@ -1,0 +1,149 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"github.com/spf13/viper"
+
+	"github.com/gate-dev/gate/engine"
+)
+
+// app holds what every subcommand shares: the configuration and the
+// standard streams (injected so that tests drive the command in process).
+type app struct {
+	v      *viper.Viper
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+	// exit is the status a subcommand asks for when it returns no error.
+	exit int
+}
+
+// usageError is a mistake in the command line (exit status 2).
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, args...)}
+}
+
+// run runs the gate command with args and returns its exit status.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	a := &app{v: viper.New(), stdin: stdin, stdout: stdout, stderr: stderr}
+	root := a.rootCommand()
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return a.exit
+	}
+	fmt.Fprintf(stderr, "gate: %v\n", err)
+	var ue *usageError
+	if errors.As(err, &ue) {
+		fmt.Fprintln(stderr, "Run 'gate --help' for usage.")
+		return engine.ExitUsage
+	}
+	var ee *engine.Error
+	if errors.As(err, &ee) {
+		return engine.ExitCode(ee.Code)
+	}
+	return engine.ExitInternal
+}
+
+const rootLong = `gate stands between AI coding agents and the machine. It parses every tool
+call (shell commands into the programs bash would run, file paths into where
+they really lead), asks Rego policies for a decision (allow, deny or ask) and
+only then runs it.
+
+Settings are Qwen Code settings.json files (tools.core, tools.exclude,
+tools.allowed, or the legacy coreTools, excludeTools, allowedTools); gate's own
+keys live under a "gate" section. Global flags may also be given as GATE_*
+environment variables (GATE_ROOT, GATE_APPROVAL_MODE, GATE_SETTINGS and
+GATE_POLICY, lists separated by commas).`
+
+func (a *app) rootCommand() *cobra.Command {
+	root := &cobra.Command{
+		Use:           "gate",
+		Short:         "Decide and run AI agents' tool calls with Rego policies",
+		Long:          rootLong,
+		Version:       version(),
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{msg: err.Error()} })
+	pf := root.PersistentFlags()
+	pf.StringArray("settings", nil, "Qwen Code settings.json `file` (repeatable; later files take precedence, exclude lists are merged)")
+	pf.String("root", ".", "workspace root `dir`ectory")
+	pf.String("approval-mode", engine.ApprovalDefault, "approval `mode`: default, auto-edit or yolo")
+	pf.StringArray("policy", nil, "extra policy `dir`ectory with .rego modules and data (repeatable)")
+	a.bind(pf)
+	root.AddCommand(a.evalCommand(), a.parseCommand(), a.testCommand())
+	return root
+}
+
+// bind makes viper read the global flags, GATE_* variables and the gate
+// section of settings files, in that order of precedence.
+func (a *app) bind(fs *pflag.FlagSet) {
+	for _, name := range []string{"settings", "root", "approval-mode", "policy"} {
+		_ = a.v.BindPFlag(name, fs.Lookup(name))
+		_ = a.v.BindEnv(name, "GATE_"+strings.ToUpper(strings.ReplaceAll(name, "-", "_")))
+	}
+}
+
+// list returns a list setting; a value from the environment is split on
+// commas.
+func (a *app) list(key string) []string {
+	var out []string
+	for _, v := range a.v.GetStringSlice(key) {
+		for _, part := range strings.Split(v, ",") {
+			if part = strings.TrimSpace(part); part != "" {
+				out = append(out, part)
+			}
+		}
+	}
+	return out
+}
+
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "devel"
+}
+
+// newEngine loads the configuration and builds the engine; extraPolicy dirs
+// are added to the configured ones.
+func (a *app) newEngine(ctx context.Context, extraPolicy ...string) (*engine.Engine, error) {
+	cfg, err := a.loadConfig()
+	if err != nil {
+		return nil, err
+	}
+	cfg.opts.PolicyDirs = append(cfg.opts.PolicyDirs, extraPolicy...)
+	for _, d := range extraPolicy {
+		cfg.opts.Protected[d] = "gate policies"
+	}
+	return engine.New(ctx, cfg.opts)
+}
+
+// readInput opens a file argument, "-" meaning standard input.
+func (a *app) readInput(name string) (io.ReadCloser, error) {
+	if name == "-" {
+		return io.NopCloser(a.stdin), nil
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, &engine.Error{Code: engine.CodeInvalidCall, Message: "cannot read calls", Err: err}
+	}
+	return f, nil
+}

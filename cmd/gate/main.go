@@ -1,0 +1,18 @@
+// Command gate stands between AI coding agents and the machine: it parses
+// each tool call, asks Rego policies for a decision and only then runs it.
+// Run gate --help for the commands.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}

@@ -1,0 +1,124 @@
+package engine
+
+import "errors"
+
+// Code is a stable, snake_case code from gate's one vocabulary. Codes name
+// decision reasons (from the policies) and errors (from gate itself); the
+// same code appears in JSON output, HTTP responses, exit statuses and the
+// reason label of metrics.
+type Code string
+
+// Decision reason codes produced by the default policies.
+const (
+	CodeAllowed           Code = "allowed"
+	CodeToolUnknown       Code = "tool_unknown"
+	CodeToolNotEnabled    Code = "tool_not_enabled"
+	CodeToolExcluded      Code = "tool_excluded"
+	CodeShellDisabled     Code = "shell_disabled"
+	CodeParseError        Code = "parse_error"
+	CodeCommandExcluded   Code = "command_excluded"
+	CodeCommandNotAllowed Code = "command_not_allowed"
+	CodeCommandUnprovable Code = "command_unprovable"
+	CodeCommandReview     Code = "command_review"
+	CodeCommandEquivalent Code = "command_equivalent"
+	CodePathProtected     Code = "path_protected"
+	CodePathSensitive     Code = "path_sensitive"
+	CodePathOutsideRoot   Code = "path_outside_root"
+	CodePathUnknown       Code = "path_unknown"
+	CodeApprovalRequired  Code = "approval_required"
+)
+
+// Codes for failures; a decision that fails is a deny with one of these.
+const (
+	CodePolicyError     Code = "policy_error"
+	CodePolicyUndefined Code = "policy_undefined"
+	CodeEvalTimeout     Code = "eval_timeout"
+	CodeInvalidCall     Code = "invalid_call"
+	CodeBadSettings     Code = "bad_settings"
+	CodeBadPolicy       Code = "bad_policy"
+	CodeInternal        Code = "internal_error"
+	// CodeCustom stands for reason codes of user policies in metric labels,
+	// which must come from a bounded set.
+	CodeCustom Code = "custom"
+)
+
+var known = map[Code]bool{}
+
+func init() {
+	for _, c := range []Code{CodeAllowed, CodeToolUnknown, CodeToolNotEnabled, CodeToolExcluded, CodeShellDisabled,
+		CodeParseError, CodeCommandExcluded, CodeCommandNotAllowed, CodeCommandUnprovable, CodeCommandReview,
+		CodeCommandEquivalent, CodePathProtected, CodePathSensitive, CodePathOutsideRoot, CodePathUnknown,
+		CodeApprovalRequired, CodePolicyError, CodePolicyUndefined, CodeEvalTimeout, CodeInvalidCall,
+		CodeBadSettings, CodeBadPolicy, CodeInternal, CodeCustom} {
+		known[c] = true
+	}
+}
+
+// Bounded maps any code to itself when it is one of gate's, and to
+// CodeCustom otherwise, for use as a metric label.
+func Bounded(code string) Code {
+	if known[Code(code)] {
+		return Code(code)
+	}
+	return CodeCustom
+}
+
+// Error is an error with a code from the vocabulary.
+type Error struct {
+	Code    Code
+	Message string
+	Err     error
+}
+
+func (e *Error) Error() string {
+	if e.Err != nil && e.Message == "" {
+		return e.Err.Error()
+	}
+	if e.Err != nil {
+		return e.Message + ": " + e.Err.Error()
+	}
+	return e.Message
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Is matches an *Error with the same code, so errors.Is(err,
+// &Error{Code: CodeInvalidCall}) tests the code.
+func (e *Error) Is(target error) bool {
+	var t *Error
+	return errors.As(target, &t) && t.Code == e.Code
+}
+
+// CodeOf returns the code of err, or CodeInternal.
+func CodeOf(err error) Code {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return CodeInternal
+}
+
+func errorf(code Code, msg string, err error) *Error {
+	return &Error{Code: code, Message: msg, Err: err}
+}
+
+// Exit statuses of the gate command. A decision, even a deny, exits 0.
+const (
+	ExitOK       = 0
+	ExitInternal = 1
+	ExitUsage    = 2
+)
+
+// ExitCode maps a code to the gate command's exit status.
+func ExitCode(c Code) int {
+	switch c {
+	case CodeBadSettings:
+		return 3
+	case CodeBadPolicy:
+		return 4
+	case CodeInvalidCall:
+		return 5
+	default:
+		return ExitInternal
+	}
+}

@@ -1,0 +1,435 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/loader"
+	"github.com/open-policy-agent/opa/v1/rego"
+	"github.com/open-policy-agent/opa/v1/storage"
+	"github.com/open-policy-agent/opa/v1/storage/inmem"
+
+	"github.com/gate-dev/gate/fstools"
+	"github.com/gate-dev/gate/policies"
+	"github.com/gate-dev/gate/shellparse"
+)
+
+// Query is the policy entrypoint.
+const Query = "data.gate.decision"
+
+// DefaultEvalTimeout bounds one policy evaluation.
+const DefaultEvalTimeout = 2 * time.Second
+
+// unsafeBuiltins are refused in policies: a decision must not depend on the
+// network or on the process running it.
+var unsafeBuiltins = map[string]struct{}{
+	"http.send":          {},
+	"net.lookup_ip_addr": {},
+	"opa.runtime":        {},
+}
+
+// Options configure an Engine.
+type Options struct {
+	// Settings are the Qwen Code settings to decide with.
+	Settings Settings
+	// Root is the workspace root; it defaults to the current directory.
+	Root string
+	// Home is the home directory (~); it defaults to the user's.
+	Home string
+	// PolicyDirs are loaded besides the embedded default policies.
+	PolicyDirs []string
+	// Protected are files and directories no call may write (gate's own
+	// settings and policy directories), with the reason why.
+	Protected map[string]string
+	// EvalTimeout bounds one evaluation; zero means DefaultEvalTimeout.
+	EvalTimeout time.Duration
+}
+
+// Engine decides tool calls. It is safe for concurrent use.
+type Engine struct {
+	query    rego.PreparedEvalQuery
+	parser   *shellparse.Parser
+	resolver *fstools.Resolver
+	idx      *index
+	ids      *identities
+	home     string
+	timeout  time.Duration
+	policies *Policies
+	store    storage.Store
+}
+
+// Decision is the outcome of a call.
+type Decision struct {
+	// Decision is "allow", "deny" or "ask".
+	Decision string `json:"decision"`
+	// Reasons explain it, each with a code from gate's vocabulary (or a
+	// user policy's own).
+	Reasons []Reason `json:"reasons"`
+}
+
+// Reason is one reason for a decision.
+type Reason struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	// Segment is the shell segment the reason is about.
+	Segment *int `json:"segment,omitempty"`
+	// Entry is the settings entry involved.
+	Entry string `json:"entry,omitempty"`
+	// Finding is the parser finding involved.
+	Finding string `json:"finding,omitempty"`
+	// Path is the resolved path involved.
+	Path string `json:"path,omitempty"`
+}
+
+// Decisions.
+const (
+	Allow = "allow"
+	Deny  = "deny"
+	Ask   = "ask"
+)
+
+// DenyWith returns a deny decision with one reason.
+func DenyWith(code Code, msg string) Decision {
+	return Decision{Decision: Deny, Reasons: []Reason{{Code: string(code), Message: msg}}}
+}
+
+// Policies are loaded Rego modules and data.
+type Policies struct {
+	Modules   map[string]*ast.Module
+	Documents map[string]any
+}
+
+// LoadPolicies loads the embedded default policies and those in dirs
+// (.rego modules and data.json / data.yaml files).
+func LoadPolicies(dirs []string) (*Policies, error) {
+	res, err := loader.NewFileLoader().WithFS(policies.FS).WithRegoVersion(ast.RegoV1).All([]string{"."})
+	if err != nil {
+		return nil, errorf(CodeBadPolicy, "loading embedded policies", err)
+	}
+	p := &Policies{Modules: map[string]*ast.Module{}, Documents: res.Documents}
+	for name, m := range res.ParsedModules() {
+		p.Modules["embedded:"+name] = m
+	}
+	if len(dirs) > 0 {
+		for _, d := range dirs {
+			if _, err := os.Stat(d); err != nil {
+				return nil, errorf(CodeBadPolicy, "policy directory", err)
+			}
+		}
+		user, err := loader.NewFileLoader().WithRegoVersion(ast.RegoV1).All(dirs)
+		if err != nil {
+			return nil, errorf(CodeBadPolicy, "loading policies", err)
+		}
+		for name, m := range user.ParsedModules() {
+			p.Modules[name] = m
+		}
+		if err := mergeDocuments(p.Documents, user.Documents, ""); err != nil {
+			return nil, errorf(CodeBadPolicy, "merging policy data", err)
+		}
+	}
+	return p, nil
+}
+
+// mergeDocuments merges src into dst; objects merge recursively, anything
+// else present in both is a conflict.
+func mergeDocuments(dst, src map[string]any, path string) error {
+	for k, v := range src {
+		cur, ok := dst[k]
+		if !ok {
+			dst[k] = v
+			continue
+		}
+		a, aok := cur.(map[string]any)
+		b, bok := v.(map[string]any)
+		if !aok || !bok {
+			return fmt.Errorf("data.%s%s is defined twice", path, k)
+		}
+		if err := mergeDocuments(a, b, path+k+"."); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Catalogue returns the program catalogue at data.gate.catalogue.
+func (p *Policies) Catalogue() (*shellparse.Catalogue, error) {
+	var c shellparse.Catalogue
+	if err := p.decode([]string{"gate", "catalogue"}, &c); err != nil {
+		return nil, err
+	}
+	if err := c.Validate(); err != nil {
+		return nil, errorf(CodeBadPolicy, "data.gate.catalogue", err)
+	}
+	return &c, nil
+}
+
+// Equivalents returns data.gate.equivalents.
+func (p *Policies) Equivalents() (map[string][]string, error) {
+	eq := map[string][]string{}
+	return eq, p.decode([]string{"gate", "equivalents"}, &eq)
+}
+
+func (p *Policies) decode(path []string, v any) error {
+	var cur any = p.Documents
+	for _, k := range path {
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return nil
+		}
+		cur = m[k]
+	}
+	if cur == nil {
+		return nil
+	}
+	bs, err := json.Marshal(cur)
+	if err == nil {
+		err = json.Unmarshal(bs, v)
+	}
+	if err != nil {
+		return errorf(CodeBadPolicy, "data."+strings.Join(path, "."), err)
+	}
+	return nil
+}
+
+// New loads policies, builds the settings index and prepares the query.
+func New(ctx context.Context, opts Options) (*Engine, error) {
+	pol, err := LoadPolicies(opts.PolicyDirs)
+	if err != nil {
+		return nil, err
+	}
+	return NewWithPolicies(ctx, opts, pol)
+}
+
+// NewWithPolicies is New with policies already loaded.
+func NewWithPolicies(ctx context.Context, opts Options, pol *Policies) (*Engine, error) {
+	if err := opts.Settings.Validate(); err != nil {
+		return nil, err
+	}
+	root := opts.Root
+	if root == "" {
+		root = "."
+	}
+	resolver, err := fstools.NewResolver(root)
+	if err != nil {
+		return nil, errorf(CodeBadSettings, "workspace root", err)
+	}
+	if fi, err := os.Stat(resolver.Root()); err != nil || !fi.IsDir() {
+		return nil, errorf(CodeBadSettings, fmt.Sprintf("workspace root %s is not a directory", root), nil)
+	}
+	home := opts.Home
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	if home != "" {
+		if real, err := filepath.EvalSymlinks(home); err == nil {
+			home = real
+		}
+	}
+	cat, err := pol.Catalogue()
+	if err != nil {
+		return nil, err
+	}
+	eq, err := pol.Equivalents()
+	if err != nil {
+		return nil, err
+	}
+	parser := shellparse.NewParser(cat, shellparse.WithHome(home))
+	protected := map[string]string{}
+	for p, why := range opts.Protected {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			continue
+		}
+		if real, err := filepath.EvalSymlinks(abs); err == nil {
+			abs = real
+		}
+		if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
+			protected[abs+"/"] = why
+		}
+		protected[abs] = why
+	}
+	idx := buildIndex(opts.Settings, parser, eq, protected)
+	e := &Engine{
+		parser:   parser,
+		resolver: resolver,
+		idx:      idx,
+		ids:      newIdentities(excludedPrograms(idx)),
+		home:     home,
+		timeout:  opts.EvalTimeout,
+		policies: pol,
+	}
+	if e.timeout <= 0 {
+		e.timeout = DefaultEvalTimeout
+	}
+	if err := e.prepare(ctx, pol); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// excludedPrograms lists the programs named first by exclude entries.
+func excludedPrograms(idx *index) []string {
+	set := map[string]bool{}
+	for _, byKey := range idx.Exclude.Paths {
+		for key := range byKey {
+			prog, _, _ := strings.Cut(key, " ")
+			set[prog] = true
+		}
+	}
+	names := make([]string, 0, len(set))
+	for n := range set {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func (e *Engine) prepare(ctx context.Context, pol *Policies) error {
+	docs := map[string]any{}
+	if err := mergeDocuments(docs, pol.Documents, ""); err != nil {
+		return errorf(CodeBadPolicy, "policy data", err)
+	}
+	settings, err := toJSONValue(e.idx)
+	if err != nil {
+		return errorf(CodeInternal, "settings index", err)
+	}
+	if err := mergeDocuments(docs, map[string]any{"gate": map[string]any{"settings": settings}}, ""); err != nil {
+		return errorf(CodeBadPolicy, "data.gate.settings is reserved for gate's settings", err)
+	}
+	store := inmem.NewFromObjectWithOpts(docs, inmem.OptReturnASTValuesOnRead(true))
+	e.store = store
+	opts := []func(*rego.Rego){
+		rego.Query(Query),
+		rego.Store(store),
+		rego.StrictBuiltinErrors(true),
+		rego.UnsafeBuiltins(unsafeBuiltins),
+		rego.SetRegoVersion(ast.RegoV1),
+	}
+	names := make([]string, 0, len(pol.Modules))
+	for name := range pol.Modules {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		opts = append(opts, rego.ParsedModule(pol.Modules[name]))
+	}
+	q, err := rego.New(opts...).PrepareForEval(ctx)
+	if err != nil {
+		return errorf(CodeBadPolicy, "compiling policies", err)
+	}
+	e.query = q
+	return nil
+}
+
+// toJSONValue converts v to the generic JSON form the store holds.
+func toJSONValue(v any) (any, error) {
+	bs, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var out any
+	d := json.NewDecoder(bytes.NewReader(bs))
+	d.UseNumber()
+	return out, d.Decode(&out)
+}
+
+// Parse parses a shell command as the engine's policies see it.
+func (e *Engine) Parse(command string) *shellparse.Program { return e.parser.Parse(command) }
+
+// SettingsData returns data.gate.settings as the policies see it.
+func (e *Engine) SettingsData() any {
+	v, _ := toJSONValue(e.idx)
+	return v
+}
+
+// Decide decides a call. A malformed call is an error with CodeInvalidCall;
+// every other failure is a deny decision whose reason names the cause.
+func (e *Engine) Decide(ctx context.Context, call Call) (Decision, error) {
+	in, err := e.Input(call)
+	if err != nil {
+		return Decision{}, err
+	}
+	return e.Evaluate(ctx, in), nil
+}
+
+// Evaluate evaluates the policies on an input.
+func (e *Engine) Evaluate(ctx context.Context, in *Input) Decision {
+	bs, err := json.Marshal(in)
+	if err != nil {
+		return DenyWith(CodeInternal, "cannot encode the policy input: "+err.Error())
+	}
+	val, err := ast.ValueFromReader(bytes.NewReader(bs))
+	if err != nil {
+		return DenyWith(CodeInternal, "cannot encode the policy input: "+err.Error())
+	}
+	ctx, cancel := context.WithTimeout(ctx, e.timeout)
+	defer cancel()
+	rs, err := e.query.Eval(ctx, rego.EvalParsedInput(val))
+	if err != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return DenyWith(CodeEvalTimeout, fmt.Sprintf("policy evaluation did not finish within %s", e.timeout))
+		}
+		return DenyWith(CodePolicyError, "policy evaluation failed: "+err.Error())
+	}
+	if len(rs) == 0 || len(rs[0].Expressions) == 0 {
+		return DenyWith(CodePolicyUndefined, Query+" is undefined for this input")
+	}
+	if len(rs) > 1 {
+		return DenyWith(CodePolicyError, Query+" has more than one result")
+	}
+	d, err := decodeDecision(rs[0].Expressions[0].Value)
+	if err != nil {
+		return DenyWith(CodePolicyError, err.Error())
+	}
+	return d
+}
+
+func decodeDecision(v any) (Decision, error) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return Decision{}, fmt.Errorf("%s is not an object", Query)
+	}
+	d := Decision{Reasons: []Reason{}}
+	d.Decision, _ = m["decision"].(string)
+	switch d.Decision {
+	case Allow, Deny, Ask:
+	default:
+		return Decision{}, fmt.Errorf("%s.decision is %v, not allow, deny or ask", Query, m["decision"])
+	}
+	list, _ := m["reasons"].([]any)
+	for _, r := range list {
+		rm, ok := r.(map[string]any)
+		if !ok {
+			return Decision{}, fmt.Errorf("%s.reasons holds %v, not an object", Query, r)
+		}
+		reason := Reason{}
+		reason.Code, _ = rm["code"].(string)
+		reason.Message, _ = rm["message"].(string)
+		reason.Entry, _ = rm["entry"].(string)
+		reason.Finding, _ = rm["finding"].(string)
+		reason.Path, _ = rm["path"].(string)
+		if n, ok := rm["segment"].(json.Number); ok {
+			if i, err := n.Int64(); err == nil {
+				id := int(i)
+				reason.Segment = &id
+			}
+		}
+		if reason.Code == "" {
+			return Decision{}, fmt.Errorf("%s.reasons holds a reason without a code", Query)
+		}
+		d.Reasons = append(d.Reasons, reason)
+	}
+	if d.Decision != Allow && len(d.Reasons) == 0 {
+		return Decision{}, fmt.Errorf("%s is %s without a reason", Query, d.Decision)
+	}
+	return d, nil
+}

@@ -1,0 +1,435 @@
+package engine
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/gate-dev/gate/fstools"
+	"github.com/gate-dev/gate/shellparse"
+)
+
+// Tool names.
+const (
+	ToolShell         = "run_shell_command"
+	ToolReadFile      = "read_file"
+	ToolWriteFile     = "write_file"
+	ToolEdit          = "edit"
+	ToolGlob          = "glob"
+	ToolGrep          = "grep_search"
+	ToolListDirectory = "list_directory"
+)
+
+// Call is one tool call: the tool's name and its arguments as JSON values.
+type Call struct {
+	ID   string         `json:"id,omitempty"`
+	Tool string         `json:"tool"`
+	Args map[string]any `json:"args"`
+}
+
+// Input is the document the policies decide on (input in Rego).
+type Input struct {
+	// Tool and Args are the call as given.
+	Tool string         `json:"tool"`
+	Args map[string]any `json:"args"`
+	// Root is the workspace root (symlinks resolved); Cwd is where a shell
+	// command runs (the directory argument, resolved).
+	Root string `json:"root"`
+	Cwd  string `json:"cwd"`
+	Home string `json:"home,omitempty"`
+	// Shell is set for run_shell_command.
+	Shell *ShellInput `json:"shell,omitempty"`
+	// Paths are the paths the call reads or writes.
+	Paths []PathInput `json:"paths"`
+}
+
+// ShellInput is the parsed command.
+type ShellInput struct {
+	Command    string                 `json:"command"`
+	ParseError *shellparse.ParseError `json:"parse_error,omitempty"`
+	Segments   []SegmentInput         `json:"segments"`
+}
+
+// SegmentInput is a segment with the lookup keys policies use.
+type SegmentInput struct {
+	*shellparse.Segment
+	// Keys are the word-boundary prefixes of argv, up to the first dynamic
+	// word, that allowlist entries (tools.core, tools.allowed) match.
+	Keys []string `json:"keys"`
+	// PathKeys are the prefixes of Path (and AltPaths) that exclude entries
+	// match.
+	PathKeys []string `json:"path_keys"`
+	// UncertainKeys are the known parts of paths cut short by a dynamic word:
+	// an exclude entry they are a proper prefix of may match at run time.
+	UncertainKeys []string `json:"uncertain_keys"`
+	// Identity is the program the command word really runs, when a path
+	// names a link to or copy of another program.
+	Identity string `json:"identity,omitempty"`
+}
+
+// PathInput is a path a call touches.
+type PathInput struct {
+	fstools.PathInfo
+	// Access is "read" or "write".
+	Access string `json:"access"`
+	// Source says where the path came from: "redirect", "argument" (a
+	// program's argument, per the catalogue), or the tool's parameter name.
+	Source string `json:"source"`
+	// Dynamic is set when the path is only known at run time.
+	Dynamic bool `json:"dynamic"`
+	// Segment is the shell segment the path belongs to.
+	Segment *int `json:"segment,omitempty"`
+	// Keys are the lookup keys of data.gate.paths (see policies/gate/paths).
+	Keys []string `json:"keys"`
+}
+
+func invalid(format string, args ...any) error {
+	return errorf(CodeInvalidCall, fmt.Sprintf(format, args...), nil)
+}
+
+// stringArg returns a string argument; required ones must be present.
+func stringArg(args map[string]any, name string, required bool) (string, bool, error) {
+	v, ok := args[name]
+	if !ok || v == nil {
+		if required {
+			return "", false, invalid("missing required parameter %q", name)
+		}
+		return "", false, nil
+	}
+	s, isString := v.(string)
+	if !isString {
+		return "", false, invalid("parameter %q must be a string", name)
+	}
+	return s, true, nil
+}
+
+// Input builds the policy input for a call. It fails with CodeInvalidCall
+// when the call is malformed.
+func (e *Engine) Input(call Call) (*Input, error) {
+	if call.Tool == "" {
+		return nil, invalid("missing tool name")
+	}
+	args := call.Args
+	if args == nil {
+		args = map[string]any{}
+	}
+	in := &Input{Tool: call.Tool, Args: args, Root: e.resolver.Root(), Cwd: e.resolver.Root(), Home: e.home, Paths: []PathInput{}}
+	switch call.Tool {
+	case ToolShell:
+		return in, e.shellInput(in, args)
+	case ToolReadFile:
+		p, err := firstString(args, "path", "absolute_path", "file_path")
+		if err != nil {
+			return nil, err
+		}
+		in.addPath(e, "", p, "read", "path")
+	case ToolWriteFile, ToolEdit:
+		p, _, err := stringArg(args, "file_path", true)
+		if err != nil {
+			return nil, err
+		}
+		required := []string{"content"}
+		if call.Tool == ToolEdit {
+			required = []string{"old_string", "new_string"}
+		}
+		for _, name := range required {
+			if _, _, err := stringArg(args, name, true); err != nil {
+				return nil, err
+			}
+		}
+		in.addPath(e, "", p, "write", "file_path")
+	case ToolListDirectory:
+		p, _, err := stringArg(args, "path", true)
+		if err != nil {
+			return nil, err
+		}
+		in.addPath(e, "", p, "read", "path")
+	case ToolGlob, ToolGrep:
+		pat, _, err := stringArg(args, "pattern", true)
+		if err != nil {
+			return nil, err
+		}
+		p, ok, err := stringArg(args, "path", false)
+		if err != nil {
+			return nil, err
+		}
+		if !ok || p == "" {
+			p = "."
+		}
+		in.addPath(e, "", p, "read", "path")
+		if call.Tool == ToolGlob {
+			if base := globBase(pat); base != "" {
+				in.addPath(e, in.Paths[0].Resolved, base, "read", "pattern")
+			}
+		}
+	}
+	return in, nil
+}
+
+func firstString(args map[string]any, names ...string) (string, error) {
+	for _, n := range names {
+		if s, ok, err := stringArg(args, n, false); err != nil {
+			return "", err
+		} else if ok {
+			return s, nil
+		}
+	}
+	return "", invalid("missing required parameter %q", names[0])
+}
+
+// globBase is the directory part of a glob pattern before its first
+// pattern character, when the pattern could leave the search directory.
+func globBase(pat string) string {
+	i := strings.IndexAny(pat, "*?[{")
+	if i < 0 {
+		i = len(pat)
+	}
+	base := filepath.Dir(pat[:i] + "x")
+	if base == "." {
+		return ""
+	}
+	return base
+}
+
+func (in *Input) addPath(e *Engine, base, p, access, source string) *PathInput {
+	info := e.resolver.Resolve(base, p)
+	pi := PathInput{PathInfo: info, Access: access, Source: source}
+	pi.Keys = e.pathKeys(info)
+	in.Paths = append(in.Paths, pi)
+	return &in.Paths[len(in.Paths)-1]
+}
+
+func (e *Engine) shellInput(in *Input, args map[string]any) error {
+	cmd, _, err := stringArg(args, "command", true)
+	if err != nil {
+		return err
+	}
+	if strings.TrimSpace(cmd) == "" {
+		return invalid("Command cannot be empty.")
+	}
+	if dir, ok, err := stringArg(args, "directory", false); err != nil {
+		return err
+	} else if ok && dir != "" {
+		info := e.resolver.Resolve("", dir)
+		if !info.InsideRoot {
+			return invalid("Directory %q is not within the workspace root %s", dir, in.Root)
+		}
+		if !info.Dir {
+			return invalid("Directory %q does not exist", dir)
+		}
+		in.Cwd = info.Resolved
+	}
+	prog := e.parser.Parse(cmd)
+	sh := &ShellInput{Command: cmd, ParseError: prog.Error, Segments: make([]SegmentInput, len(prog.Segments))}
+	in.Shell = sh
+	for i, seg := range prog.Segments {
+		sh.Segments[i] = SegmentInput{Segment: seg}
+	}
+	written := map[string]bool{}
+	for i := range sh.Segments {
+		seg := &sh.Segments[i]
+		base, known := e.segmentDir(in.Cwd, seg.Segment)
+		id := seg.ID
+		add := func(w shellparse.Word, source string) {
+			if w.Dynamic || (!known && !filepath.IsAbs(w.Value)) {
+				in.Paths = append(in.Paths, PathInput{PathInfo: fstools.PathInfo{Raw: w.Value}, Access: "write", Source: source, Dynamic: true, Segment: &id, Keys: []string{}})
+				return
+			}
+			pi := in.addPath(e, base, w.Value, "write", source)
+			pi.Segment = &id
+			written[pi.Resolved] = true
+		}
+		for _, r := range seg.Redirects {
+			if r.Write && !r.Dup {
+				add(shellparse.Word{Value: r.Target, Dynamic: r.Dynamic}, "redirect")
+			}
+		}
+		for _, w := range seg.Writes {
+			add(w, "argument")
+		}
+	}
+	for i := range sh.Segments {
+		seg := &sh.Segments[i]
+		e.programFacts(in, seg, written)
+		seg.Keys = literalKeys(seg.Argv, seg.Dynamic, e.idx.maxWords)
+		seg.PathKeys, seg.UncertainKeys = segmentPathKeys(seg, e.idx.maxPath)
+	}
+	return nil
+}
+
+// segmentDir returns the directory a segment's relative paths resolve
+// against, and whether it is known.
+func (e *Engine) segmentDir(cwd string, seg *shellparse.Segment) (string, bool) {
+	if seg.ChdirUnknown {
+		return cwd, false
+	}
+	dir := cwd
+	for _, d := range seg.Chdir {
+		if filepath.IsAbs(d) {
+			dir = filepath.Clean(d)
+		} else {
+			dir = filepath.Join(dir, d)
+		}
+	}
+	return dir, true
+}
+
+// programFacts checks a command word that names a file: it must exist before
+// the command runs and not be written by the command itself, and a link or
+// copy of another program is identified.
+func (e *Engine) programFacts(in *Input, seg *SegmentInput, written map[string]bool) {
+	if seg.ProgramPath == "" || seg.Program == "" {
+		return
+	}
+	base, known := e.segmentDir(in.Cwd, seg.Segment)
+	if !known && !filepath.IsAbs(seg.ProgramPath) {
+		seg.Findings = append(seg.Findings, shellparse.Finding{Code: shellparse.FindProgramNotFound,
+			Message: seg.ProgramPath + " is relative to a directory that is not known statically"})
+		return
+	}
+	info := e.resolver.Resolve(base, seg.ProgramPath)
+	if written[info.Resolved] {
+		seg.Findings = append(seg.Findings, shellparse.Finding{Code: shellparse.FindProgramModified,
+			Message: seg.ProgramPath + " is written by the same command before it runs"})
+	}
+	if !info.Exists {
+		seg.Findings = append(seg.Findings, shellparse.Finding{Code: shellparse.FindProgramNotFound,
+			Message: seg.ProgramPath + " does not exist yet, so what it runs cannot be checked"})
+		return
+	}
+	if name := e.ids.identify(info.Resolved); name != "" && name != seg.Program {
+		seg.Identity = name
+	}
+}
+
+// literalKeys returns argv's word-boundary prefixes up to the first dynamic
+// word, at most max words long.
+func literalKeys(argv []string, dynamic []int, max int) []string {
+	n := len(argv)
+	if len(dynamic) > 0 && dynamic[0] < n {
+		n = dynamic[0]
+	}
+	if n > max {
+		n = max
+	}
+	keys := make([]string, 0, n)
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(argv[i])
+		keys = append(keys, b.String())
+	}
+	return keys
+}
+
+// segmentPathKeys returns the prefixes of the segment's path readings, and the
+// paths cut short by a dynamic word.
+func segmentPathKeys(seg *SegmentInput, max int) ([]string, []string) {
+	if seg.Program == "" || max == 0 {
+		return []string{}, []string{}
+	}
+	paths := append([][]string{seg.Path}, seg.AltPaths...)
+	if seg.Identity != "" {
+		for _, p := range append([][]string(nil), paths...) {
+			alt := append([]string{seg.Identity}, p[1:]...)
+			paths = append(paths, alt)
+		}
+	}
+	seen := map[string]bool{}
+	keys := []string{}
+	uncertain := []string{}
+	for _, p := range paths {
+		var b strings.Builder
+		for i, w := range p {
+			if i >= max {
+				break
+			}
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(w)
+			if k := b.String(); !seen[k] {
+				seen[k] = true
+				keys = append(keys, k)
+			}
+		}
+		if !seg.PathComplete && len(p) < max {
+			uncertain = append(uncertain, strings.Join(p, " "))
+		}
+	}
+	return keys, uncertain
+}
+
+// maxFloatingDepth bounds the path elements used for keys matched at any
+// depth of the root.
+const maxFloatingDepth = 32
+
+// pathKeys returns the keys data.gate.paths entries match for a path:
+// absolute prefixes ("/etc/", "/etc/passwd"), home-relative prefixes
+// ("~/.ssh/") and, inside the root, every run of elements at any depth
+// (".git/hooks/", ".git/hooks/pre-commit").
+func (e *Engine) pathKeys(info fstools.PathInfo) []string {
+	set := map[string]bool{}
+	for _, p := range []string{info.Resolved, info.Path} {
+		if p == "" {
+			continue
+		}
+		anchored(set, "", p, info.Dir && p == info.Resolved)
+		if e.home != "" {
+			if rel, ok := fstools.Within(e.home, p); ok && rel != "." {
+				anchored(set, "~/", rel, info.Dir)
+			}
+		}
+	}
+	if info.InsideRoot && info.Rel != "." {
+		elems := strings.Split(filepath.ToSlash(info.Rel), "/")
+		if len(elems) > maxFloatingDepth {
+			elems = elems[len(elems)-maxFloatingDepth:]
+		}
+		for i := range elems {
+			for j := i + 1; j <= len(elems); j++ {
+				k := strings.Join(elems[i:j], "/")
+				if j < len(elems) || info.Dir {
+					set[k+"/"] = true
+				}
+				if j == len(elems) {
+					set[k] = true
+				}
+			}
+		}
+	}
+	keys := make([]string, 0, len(set))
+	for k := range set {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// anchored adds prefix+each leading run of p's elements: directories with a
+// trailing slash, the whole path without (and with, for a directory).
+func anchored(set map[string]bool, prefix, p string, dir bool) {
+	p = filepath.ToSlash(p)
+	lead := ""
+	if strings.HasPrefix(p, "/") {
+		lead = "/"
+		p = p[1:]
+	}
+	if p == "" {
+		set[prefix+lead] = true
+		return
+	}
+	elems := strings.Split(p, "/")
+	for j := 1; j <= len(elems); j++ {
+		k := prefix + lead + strings.Join(elems[:j], "/")
+		if j < len(elems) || dir {
+			set[k+"/"] = true
+		}
+		if j == len(elems) {
+			set[k] = true
+		}
+	}
+}

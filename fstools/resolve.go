@@ -1,0 +1,153 @@
+package fstools
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// maxLinks bounds symlink hops while resolving, as the kernel's ELOOP does.
+const maxLinks = 40
+
+// PathInfo describes a path named by a tool call.
+type PathInfo struct {
+	// Raw is the path as given.
+	Raw string `json:"raw"`
+	// Path is the absolute path, cleaned lexically.
+	Path string `json:"path"`
+	// Resolved is Path with every symlink that exists followed, including a
+	// final dangling one: where a write would land.
+	Resolved string `json:"resolved"`
+	// InsideRoot reports whether Resolved is the root or below it.
+	InsideRoot bool `json:"inside_root"`
+	// Rel is Resolved relative to the root when InsideRoot.
+	Rel string `json:"rel,omitempty"`
+	// Exists reports whether Resolved exists.
+	Exists bool `json:"exists"`
+	// Dir reports whether Resolved is a directory.
+	Dir bool `json:"dir"`
+	// Symlink reports whether any symlink was followed.
+	Symlink bool `json:"symlink"`
+}
+
+// Resolver resolves paths against a root directory.
+type Resolver struct {
+	root string // real path of the root
+}
+
+// NewResolver returns a resolver for root, which is made absolute and has its
+// own symlinks resolved.
+func NewResolver(root string) (*Resolver, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, err
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil, err
+	}
+	return &Resolver{root: real}, nil
+}
+
+// Root returns the resolved root directory.
+func (r *Resolver) Root() string { return r.root }
+
+// Resolve resolves p; a relative p is taken from base (itself relative to
+// the root when not absolute).
+func (r *Resolver) Resolve(base, p string) PathInfo {
+	info := PathInfo{Raw: p}
+	if base == "" {
+		base = r.root
+	} else if !filepath.IsAbs(base) {
+		base = filepath.Join(r.root, base)
+	}
+	abs := p
+	if !filepath.IsAbs(p) {
+		abs = base + string(filepath.Separator) + p
+	}
+	info.Path = filepath.Clean(abs)
+	resolved, symlink := resolveLinks(abs)
+	info.Resolved = resolved
+	info.Symlink = symlink
+	if fi, err := os.Stat(resolved); err == nil {
+		info.Exists = true
+		info.Dir = fi.IsDir()
+	}
+	if rel, ok := Within(r.root, resolved); ok {
+		info.InsideRoot = true
+		info.Rel = rel
+	}
+	return info
+}
+
+// Within reports whether path is dir or below it, and path relative to dir.
+// It compares whole path elements: /ws/proj-evil is not within /ws/proj.
+func Within(dir, path string) (string, bool) {
+	if path == dir {
+		return ".", true
+	}
+	prefix := dir
+	if !strings.HasSuffix(prefix, string(filepath.Separator)) {
+		prefix += string(filepath.Separator)
+	}
+	if !strings.HasPrefix(path, prefix) {
+		return "", false
+	}
+	return path[len(prefix):], true
+}
+
+// resolveLinks walks an absolute path element by element, following
+// symlinks (and applying ".." after them, as the kernel does). Elements
+// that do not exist are appended as they are.
+func resolveLinks(abs string) (string, bool) {
+	sep := string(filepath.Separator)
+	vol := filepath.VolumeName(abs)
+	pending := strings.Split(abs[len(vol):], sep)
+	cur := vol + sep
+	hops := 0
+	symlink := false
+	missing := false
+	for len(pending) > 0 {
+		elem := pending[0]
+		pending = pending[1:]
+		switch elem {
+		case "", ".":
+			continue
+		case "..":
+			cur = filepath.Dir(cur)
+			continue
+		}
+		next := filepath.Join(cur, elem)
+		if missing {
+			cur = next
+			continue
+		}
+		fi, err := os.Lstat(next)
+		if err != nil {
+			missing = true
+			cur = next
+			continue
+		}
+		if fi.Mode()&os.ModeSymlink == 0 {
+			cur = next
+			continue
+		}
+		hops++
+		if hops > maxLinks {
+			return filepath.Clean(abs), true
+		}
+		target, err := os.Readlink(next)
+		if err != nil {
+			cur = next
+			continue
+		}
+		symlink = true
+		rest := append(strings.Split(target, sep), pending...)
+		if filepath.IsAbs(target) {
+			cur = filepath.VolumeName(target) + sep
+			rest = append(strings.Split(target[len(filepath.VolumeName(target)):], sep), pending...)
+		}
+		pending = rest
+	}
+	return filepath.Clean(cur), symlink
+}

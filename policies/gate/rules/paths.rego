@@ -1,0 +1,97 @@
+# METADATA
+# title: paths
+# description: |
+#   One path policy for shell and file tools. Files written through shell
+#   redirections or arguments, and every path a file tool touches, are checked
+#   against protected paths (data.gate.paths.deny, denied even inside the root)
+#   and paths that make code run later (data.gate.paths.ask). File tools are
+#   confined to the root; a shell command writing outside it asks.
+package gate.rules.paths
+
+import data.gate.lib
+
+_shell := input.tool == "run_shell_command"
+
+_writes contains p if {
+	some p in input.paths
+	p.access == "write"
+}
+
+_why(key) := data.gate.paths.deny[key]
+
+_why(key) := lib.settings.protected[key]
+
+# METADATA
+# title: protected path
+# custom:
+#   code: path_protected
+deny contains {
+	"code": "path_protected",
+	"message": sprintf("Writing %s is not allowed: %s", [p.raw, why]),
+	"path": p.resolved,
+} if {
+	some p in _writes
+	some key in p.keys
+	why := _why(key)
+}
+
+# METADATA
+# title: path that runs code later
+# custom:
+#   code: path_sensitive
+ask contains {
+	"code": "path_sensitive",
+	"message": sprintf("Writing %s needs approval: %s", [p.raw, why]),
+	"path": p.resolved,
+} if {
+	some p in _writes
+	some key in p.keys
+	why := data.gate.paths.ask[key]
+}
+
+# METADATA
+# title: file tool outside the root
+# custom:
+#   code: path_outside_root
+deny contains {
+	"code": "path_outside_root",
+	"message": sprintf("Path %s is outside the workspace root %s", [p.raw, input.root]),
+	"path": p.resolved,
+} if {
+	not _shell
+	some p in input.paths
+	not p.inside_root
+}
+
+# METADATA
+# title: shell write outside the root
+# custom:
+#   code: path_outside_root
+ask contains {
+	"code": "path_outside_root",
+	"message": sprintf("Command writes %s, outside the workspace root %s", [p.raw, input.root]),
+	"path": p.resolved,
+} if {
+	_shell
+	some p in _writes
+	not p.dynamic
+	not p.inside_root
+	not _writable_outside(p)
+}
+
+_writable_outside(p) if {
+	some key in p.keys
+	data.gate.paths.writable[key]
+}
+
+# METADATA
+# title: write to a path not known statically
+# custom:
+#   code: path_unknown
+ask contains {
+	"code": "path_unknown",
+	"message": sprintf("Command writes to %s, which is only known at run time", [p.raw]),
+} if {
+	some p in _writes
+	p.dynamic
+}

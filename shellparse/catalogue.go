@@ -1,0 +1,297 @@
+package shellparse
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+)
+
+// Catalogue describes programs whose argv needs more than quote removal to be
+// understood: wrappers that run another command, shells and interpreters that
+// run code given as text, programs with options that take a value, and
+// environment variables whose value is a command.
+//
+// gate ships a default catalogue as Rego data (policies/gate/catalogue/data.yaml,
+// visible to policies as data.gate.catalogue); its JSON form is this struct.
+type Catalogue struct {
+	// Programs maps a program name (as resolved by [Segment.Program]) to its
+	// description.
+	Programs map[string]*ProgramSpec `json:"programs"`
+	// EnvCommands lists environment variables whose value is a command line
+	// that a program will run (GIT_SSH_COMMAND, PAGER, EDITOR, ...). An
+	// assignment to one of them is parsed as an inner script.
+	EnvCommands []string `json:"env_commands"`
+	// EnvUnprovable lists environment variables (path.Match patterns) whose
+	// assignment makes the run unprovable: they load code from elsewhere
+	// (BASH_ENV, LD_PRELOAD) or change how names resolve (PATH).
+	EnvUnprovable []string `json:"env_unprovable"`
+	// PromptVars lists variables whose value bash expands like a prompt string
+	// (PS4 under xtrace, PROMPT_COMMAND): their literal value is parsed for
+	// command substitutions.
+	PromptVars []string `json:"prompt_vars"`
+
+	inlineRe map[string]*regexp.Regexp
+}
+
+// ProgramSpec describes one program. Every field is optional.
+type ProgramSpec struct {
+	// OptionsWithValue lists options that consume the next word as their value
+	// (unless written as --opt=value or -ovalue).
+	OptionsWithValue []string `json:"options_with_value,omitempty"`
+	// LongSingleDash marks programs whose long options start with one dash
+	// (find -name, java -jar): such words are not split into letters.
+	LongSingleDash bool `json:"long_single_dash,omitempty"`
+	// OptionAliases maps spellings to a canonical option, so that an exclude
+	// entry "rm -rf" also matches "rm --recursive --force". Long options may be
+	// abbreviated on the command line as getopt_long allows.
+	OptionAliases map[string]string `json:"option_aliases,omitempty"`
+	// Wrapper is set for programs that run another command given in their argv.
+	Wrapper *WrapperSpec `json:"wrapper,omitempty"`
+	// Shell is set for shells: -c runs a script given as text, an operand runs
+	// a script file, and no operand reads the script from stdin.
+	Shell *ShellSpec `json:"shell,omitempty"`
+	// InlineCode is set for interpreters that can run code given as text.
+	InlineCode *InlineCodeSpec `json:"inline_code,omitempty"`
+	// ExecActions maps actions such as find's -exec to the words that end
+	// them (";" and "+"); the words in between are an inner command.
+	ExecActions map[string][]string `json:"exec_actions,omitempty"`
+	// Git holds git's configuration-driven ways of running commands.
+	Git *GitSpec `json:"git,omitempty"`
+	// ScriptOptions are options whose value is a shell command the program
+	// runs (rsync -e, tar --to-command).
+	ScriptOptions []string `json:"script_options,omitempty"`
+	// ScriptOperands lists operand positions (0-based, after options) whose value is a
+	// shell script run later, such as trap's first operand.
+	ScriptOperands []int `json:"script_operands,omitempty"`
+	// ScriptArgs makes the operands, joined with spaces, a shell script (eval).
+	ScriptArgs bool `json:"script_args,omitempty"`
+	// SourceFile makes the first operand a script file run in this shell
+	// (source, .).
+	SourceFile bool `json:"source_file,omitempty"`
+	// Writes describes which words name files the program writes.
+	Writes *WritesSpec `json:"writes,omitempty"`
+	// ChangesDir marks cd-like builtins; their operand changes the directory
+	// later relative paths resolve against.
+	ChangesDir bool `json:"changes_dir,omitempty"`
+	// Taints lists options whose value (or, with "*", operands) names
+	// variables that receive untrusted values (read, mapfile, printf -v).
+	Taints []string `json:"taints,omitempty"`
+	// Findings are reported whenever one of the listed words appears in argv.
+	Findings []FindingSpec `json:"findings,omitempty"`
+}
+
+// WrapperSpec describes how a wrapper finds the command it runs.
+type WrapperSpec struct {
+	// Transparent wrappers (nice, timeout, env, bash -c...) do not need to be
+	// allowed themselves: only the command they run is judged. Wrappers that
+	// change privileges (sudo, doas) are not transparent.
+	Transparent bool `json:"transparent,omitempty"`
+	// SkipOperands is the number of operands before the command (timeout's
+	// duration, flock's lock file, chroot's directory).
+	SkipOperands int `json:"skip_operands,omitempty"`
+	// Subcommands, when set, makes the program a wrapper only after one of
+	// these words (npm exec, pnpm dlx).
+	Subcommands []string `json:"subcommands,omitempty"`
+	// Assignments accepts NAME=VALUE operands before the command (env).
+	Assignments bool `json:"assignments,omitempty"`
+	// Joined makes the remaining operands, joined with spaces, a shell script
+	// (watch, ssh).
+	Joined bool `json:"joined,omitempty"`
+	// ScriptOptions are options whose value is a shell script (su -c,
+	// flock -c).
+	ScriptOptions []string `json:"script_options,omitempty"`
+	// ShellOptions are options that make the remaining operands a shell
+	// script (sudo -s).
+	ShellOptions []string `json:"shell_options,omitempty"`
+	// SplitOptions are options whose value is split into a command (env -S).
+	SplitOptions []string `json:"split_options,omitempty"`
+	// NoExecOptions are options with which the operand is not run (command -v).
+	NoExecOptions []string `json:"no_exec_options,omitempty"`
+	// DefaultCommand is run when no command is given (xargs runs echo).
+	DefaultCommand []string `json:"default_command,omitempty"`
+	// AppendsInput marks wrappers that append words read at run time (xargs).
+	AppendsInput bool `json:"appends_input,omitempty"`
+	// Placeholders are words replaced at run time (find's {}).
+	Placeholders []string `json:"placeholders,omitempty"`
+	// PlaceholderOptions take the placeholder word as value (xargs -I).
+	PlaceholderOptions []string `json:"placeholder_options,omitempty"`
+}
+
+// ShellSpec describes a shell.
+type ShellSpec struct {
+	// CommandOption is the option letter that makes the first operand a
+	// script ("c"). It may be clustered with others (-lc, -ec).
+	CommandOption string `json:"command_option"`
+	// StdinOption reads the script from stdin even with operands ("s").
+	StdinOption string `json:"stdin_option,omitempty"`
+}
+
+// InlineCodeSpec describes an interpreter's ways of receiving code as text.
+type InlineCodeSpec struct {
+	// Options whose value is code (python -c, perl -e, node --eval).
+	Options []string `json:"options,omitempty"`
+	// Operand makes the first operand code (awk, sed), unless one of
+	// FileOptions is given.
+	Operand bool `json:"operand,omitempty"`
+	// FileOptions name a program file instead of inline code (awk -f).
+	FileOptions []string `json:"file_options,omitempty"`
+	// OperandPrefix marks operands starting with it as code (vim +cmd).
+	OperandPrefix string `json:"operand_prefix,omitempty"`
+	// Stdin means that without a script operand the interpreter reads its
+	// program from stdin.
+	Stdin bool `json:"stdin,omitempty"`
+	// Pattern, when set, limits the finding to code matching this regular
+	// expression (awk's system(), sed's e command); otherwise any inline code
+	// is unprovable.
+	Pattern string `json:"pattern,omitempty"`
+}
+
+// GitSpec describes git's configuration-driven command execution.
+type GitSpec struct {
+	// ConfigOptions take KEY=VALUE (git -c).
+	ConfigOptions []string `json:"config_options"`
+	// CommandKeys are configuration keys (path.Match patterns, lower case)
+	// whose value is a shell command: it is parsed as an inner script.
+	CommandKeys []string `json:"command_keys"`
+	// CodeKeys are keys whose value makes git run code that cannot be seen
+	// (core.hooksPath, include.path): setting them is unprovable.
+	CodeKeys []string `json:"code_keys"`
+	// AliasPrefix is the key prefix of aliases ("alias."). A value starting
+	// with "!" is a shell command; otherwise it replaces the subcommand.
+	AliasPrefix string `json:"alias_prefix"`
+	// ConfigSubcommand is the subcommand that writes configuration ("config");
+	// writing an alias, command or code key with it is reported.
+	ConfigSubcommand string `json:"config_subcommand"`
+	// SubcommandScripts maps subcommands to their options whose value is a
+	// shell command (rebase: --exec).
+	SubcommandScripts map[string][]string `json:"subcommand_scripts,omitempty"`
+	// SubcommandCommands lists subcommand forms followed by a command they
+	// run ("bisect run", "submodule foreach").
+	SubcommandCommands []string `json:"subcommand_commands,omitempty"`
+}
+
+// WritesSpec describes the files a program writes.
+type WritesSpec struct {
+	// Operands is "all" (tee, touch) or "last" (cp, mv, ln, install).
+	Operands string `json:"operands,omitempty"`
+	// Options take a file or directory the program writes (cp -t, sort -o).
+	Options []string `json:"options,omitempty"`
+	// Prefixes mark operands like dd's of=FILE.
+	Prefixes []string `json:"prefixes,omitempty"`
+	// When, if set, limits Operands to invocations with one of these options
+	// (sed -i).
+	When []string `json:"when,omitempty"`
+	// Skip is the number of leading operands that are not files (chmod's
+	// mode).
+	Skip int `json:"skip,omitempty"`
+}
+
+// FindingSpec reports Code whenever one of When appears in argv (as a word
+// or as an option).
+type FindingSpec struct {
+	When    []string `json:"when"`
+	Code    string   `json:"code"`
+	Message string   `json:"message"`
+}
+
+// Validate checks the catalogue and compiles its patterns. It must be called
+// before the catalogue is used.
+func (c *Catalogue) Validate() error {
+	c.inlineRe = map[string]*regexp.Regexp{}
+	for name, p := range c.Programs {
+		if p == nil {
+			return fmt.Errorf("catalogue: program %q has no description", name)
+		}
+		if p.InlineCode != nil && p.InlineCode.Pattern != "" {
+			re, err := regexp.Compile(p.InlineCode.Pattern)
+			if err != nil {
+				return fmt.Errorf("catalogue: program %q: inline_code.pattern: %w", name, err)
+			}
+			c.inlineRe[name] = re
+		}
+		if p.Writes != nil {
+			switch p.Writes.Operands {
+			case "", "all", "last":
+			default:
+				return fmt.Errorf("catalogue: program %q: writes.operands must be all or last, not %q", name, p.Writes.Operands)
+			}
+		}
+		for _, f := range p.Findings {
+			if f.Code == "" || len(f.When) == 0 {
+				return fmt.Errorf("catalogue: program %q: a finding needs a code and when", name)
+			}
+		}
+		if p.Git != nil {
+			for _, k := range append(append([]string{}, p.Git.CommandKeys...), p.Git.CodeKeys...) {
+				if _, err := path.Match(k, ""); err != nil {
+					return fmt.Errorf("catalogue: program %q: bad key pattern %q", name, k)
+				}
+			}
+		}
+	}
+	for _, pat := range c.EnvUnprovable {
+		if _, err := path.Match(pat, ""); err != nil {
+			return fmt.Errorf("catalogue: bad env_unprovable pattern %q", pat)
+		}
+	}
+	return nil
+}
+
+func (c *Catalogue) program(name string) *ProgramSpec {
+	if c == nil {
+		return nil
+	}
+	return c.Programs[name]
+}
+
+func matchAny(patterns []string, s string) bool {
+	for _, p := range patterns {
+		if ok, _ := path.Match(p, s); ok {
+			return true
+		}
+	}
+	return false
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// takesValue reports whether option opt (as written, without =value) consumes
+// the next word.
+func (p *ProgramSpec) takesValue(opt string) bool {
+	return p != nil && contains(p.OptionsWithValue, opt)
+}
+
+// canonicalOption maps an option to its canonical spelling using the
+// program's aliases, accepting unambiguous abbreviations of long options.
+func (p *ProgramSpec) canonicalOption(opt string) string {
+	if p == nil || len(p.OptionAliases) == 0 {
+		return opt
+	}
+	if c, ok := p.OptionAliases[opt]; ok {
+		return c
+	}
+	if !strings.HasPrefix(opt, "--") || len(opt) < 4 {
+		return opt
+	}
+	found := ""
+	for long, c := range p.OptionAliases {
+		if strings.HasPrefix(long, opt) {
+			if found != "" && found != c {
+				return opt
+			}
+			found = c
+		}
+	}
+	if found != "" {
+		return found
+	}
+	return opt
+}

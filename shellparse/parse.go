@@ -1,0 +1,644 @@
+package shellparse
+
+import (
+	"errors"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// maxDepth bounds how deeply scripts inside scripts (bash -c 'bash -c ...')
+// are followed; deeper nesting is reported as unprovable.
+const maxDepth = 8
+
+// Parser turns command lines into Programs. It is safe for concurrent use.
+type Parser struct {
+	cat       *Catalogue
+	home      string
+	expandCfg *expand.Config
+}
+
+// Option configures a Parser.
+type Option func(*Parser)
+
+// WithHome sets the home directory that ~ expands to. Without it, words
+// starting with ~ are dynamic.
+func WithHome(dir string) Option {
+	return func(p *Parser) { p.home = dir }
+}
+
+// NewParser returns a parser that unwraps commands as cat describes. cat must
+// have been validated with [Catalogue.Validate]; nil means no catalogue.
+func NewParser(cat *Catalogue, opts ...Option) *Parser {
+	if cat == nil {
+		cat = &Catalogue{}
+	}
+	p := &Parser{cat: cat}
+	for _, o := range opts {
+		o(p)
+	}
+	home := p.home
+	p.expandCfg = &expand.Config{Env: expand.FuncEnviron(func(name string) string {
+		if name == "HOME" {
+			return home
+		}
+		return ""
+	})}
+	return p
+}
+
+// Parse parses command as bash would and returns its segments. A command
+// that cannot be parsed gives a Program with Error set and no segments.
+func (p *Parser) Parse(command string) *Program {
+	prog := &Program{Command: command, Segments: []*Segment{}}
+	file, src, err := parseBash(command)
+	if err != nil {
+		prog.Error = toParseError(err)
+		return prog
+	}
+	w := &walker{p: p, src: src, state: &state{prog: prog, funcs: map[string]bool{}, tainted: map[string]bool{}, names: map[string]string{}}}
+	w.collectFuncs(file)
+	w.stmts(file.Stmts, &ctx{parent: -1, cwd: &cwdState{}})
+	w.finish()
+	return prog
+}
+
+// parseBash parses src with mvdan/sh in bash mode.
+//
+// mvdan drops a backslash-newline continuation but, unlike bash, does not join
+// what surrounds it: "$\<newline>(cmd)" inside double quotes or an unquoted
+// here-document is read as the text "$" and "(cmd)", while bash runs cmd.
+// Removing the continuations mvdan dropped is what bash does first anyway, so
+// the source is rewritten without them and parsed again.
+func parseBash(src string) (*syntax.File, string, error) {
+	for range 4 {
+		file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+		if err != nil {
+			return nil, src, err
+		}
+		cuts, err := droppedContinuations(file, src)
+		if err != nil {
+			return nil, src, err
+		}
+		if len(cuts) == 0 {
+			return file, src, nil
+		}
+		var b strings.Builder
+		last := 0
+		for _, c := range cuts {
+			b.WriteString(src[last:c])
+			last = c + 2
+		}
+		b.WriteString(src[last:])
+		src = b.String()
+	}
+	return nil, src, errors.New("line continuations nest too deeply")
+}
+
+// droppedContinuations returns the offsets of backslash-newline pairs that
+// mvdan removed from literals, and rejects literals that bash would split
+// but mvdan does not (a backslash before CR LF).
+func droppedContinuations(file *syntax.File, src string) ([]int, error) {
+	var cuts []int
+	var bad error
+	seen := map[int]bool{}
+	syntax.Walk(file, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Lit:
+			start, end := int(n.Pos().Offset()), int(n.End().Offset())
+			if start < 0 || end > len(src) || start >= end {
+				return true
+			}
+			raw := src[start:end]
+			if raw == n.Value {
+				return true
+			}
+			for i := 0; i < len(raw)-1; i++ {
+				if raw[i] != '\\' {
+					continue
+				}
+				if raw[i+1] == '\n' && !seen[start+i] {
+					seen[start+i] = true
+					cuts = append(cuts, start+i)
+				}
+				i++ // skip the escaped character
+			}
+		case *syntax.Word:
+			// An unquoted literal never holds a newline in bash: a newline ends
+			// the word. mvdan keeps one after a backslash-CR.
+			for _, part := range n.Parts {
+				if lit, ok := part.(*syntax.Lit); ok && strings.Contains(lit.Value, "\\\r\n") {
+					bad = &ParseError{Line: int(lit.Pos().Line()), Col: int(lit.Pos().Col()),
+						Message: "backslash before CR LF: bash and the parser disagree on where this command ends"}
+				}
+			}
+		}
+		return true
+	})
+	if bad != nil {
+		return nil, bad
+	}
+	sortInts(cuts)
+	return cuts, nil
+}
+
+func sortInts(a []int) {
+	for i := 1; i < len(a); i++ {
+		for j := i; j > 0 && a[j] < a[j-1]; j-- {
+			a[j], a[j-1] = a[j-1], a[j]
+		}
+	}
+}
+
+func toParseError(err error) *ParseError {
+	var pe syntax.ParseError
+	if errors.As(err, &pe) {
+		return &ParseError{Line: int(pe.Pos.Line()), Col: int(pe.Pos.Col()), Message: pe.Text}
+	}
+	var le syntax.LangError
+	if errors.As(err, &le) {
+		return &ParseError{Line: int(le.Pos.Line()), Col: int(le.Pos.Col()), Message: le.Error()}
+	}
+	var own *ParseError
+	if errors.As(err, &own) {
+		return own
+	}
+	return &ParseError{Message: err.Error()}
+}
+
+// ctx is what the walker knows about the place a statement sits in.
+type ctx struct {
+	context    []string
+	background bool
+	parent     int
+	via        string
+	// stdin is set when the statement's input comes from a pipe or a
+	// redirection of an enclosing command, so a shell there reads a script.
+	stdin bool
+	cwd   *cwdState
+	depth int
+}
+
+func (c *ctx) with(construct string) *ctx {
+	n := *c
+	n.context = append(append([]string(nil), c.context...), construct)
+	return &n
+}
+
+// copy returns a shallow copy of c sharing its directory state.
+func (c *ctx) copy() *ctx {
+	n := *c
+	return &n
+}
+
+// fork returns a context whose directory changes do not leak back (subshells,
+// pipelines, substitutions, background jobs).
+func (c *ctx) fork(construct string) *ctx {
+	n := c.with(construct)
+	n.cwd = c.cwd.clone()
+	return n
+}
+
+// cwdState tracks the directory relative paths resolve against.
+type cwdState struct {
+	dirs    []string
+	unknown bool
+	changes int
+}
+
+func (s *cwdState) clone() *cwdState {
+	return &cwdState{dirs: append([]string(nil), s.dirs...), unknown: s.unknown, changes: s.changes}
+}
+
+// uncertainAfter marks the directory unknown when changes happened since
+// mark: they may or may not have run (conditional or failing commands).
+func (s *cwdState) uncertainAfter(mark int) {
+	if s.changes != mark {
+		s.unknown = true
+		s.changes++
+	}
+}
+
+type arithUse struct {
+	name  string
+	owner ownerFn
+	code  string
+}
+
+// walker walks one script; scripts nested in it (bash -c, eval) get their
+// own walker sharing the state.
+type walker struct {
+	p   *Parser
+	src string
+	*state
+}
+
+// state is shared by the walkers of one command line.
+type state struct {
+	prog    *Program
+	funcs   map[string]bool
+	tainted map[string]bool
+	// names records assignments of one variable name to another, so taint
+	// follows x=y when y is tainted.
+	names map[string]string
+	arith []arithUse
+}
+
+func (w *walker) collectFuncs(file *syntax.File) {
+	syntax.Walk(file, func(n syntax.Node) bool {
+		if fd, ok := n.(*syntax.FuncDecl); ok && fd.Name != nil {
+			w.funcs[fd.Name.Value] = true
+		}
+		return true
+	})
+}
+
+func (w *walker) newSegment(c *ctx, kind string) *Segment {
+	seg := &Segment{
+		ID:         len(w.prog.Segments),
+		Parent:     c.parent,
+		Kind:       kind,
+		Argv:       []string{},
+		Dynamic:    []int{},
+		Options:    []string{},
+		Path:       []string{},
+		Assigns:    []Assign{},
+		Redirects:  []Redirect{},
+		Writes:     []Word{},
+		Context:    append([]string{}, c.context...),
+		Background: c.background,
+		Via:        c.via,
+		Findings:   []Finding{},
+	}
+	if c.cwd.unknown {
+		seg.ChdirUnknown = true
+	} else if len(c.cwd.dirs) > 0 {
+		seg.Chdir = append([]string(nil), c.cwd.dirs...)
+	}
+	w.prog.Segments = append(w.prog.Segments, seg)
+	return seg
+}
+
+func (seg *Segment) addFinding(code, msg string) {
+	for _, f := range seg.Findings {
+		if f.Code == code && f.Message == msg {
+			return
+		}
+	}
+	seg.Findings = append(seg.Findings, Finding{Code: code, Message: msg})
+}
+
+func (w *walker) stmts(list []*syntax.Stmt, c *ctx) {
+	for _, s := range list {
+		w.stmt(s, c)
+	}
+}
+
+// stmt walks one statement: its redirections, then its command.
+func (w *walker) stmt(s *syntax.Stmt, c *ctx) {
+	if s == nil {
+		return
+	}
+	if s.Background || s.Coprocess || s.Disown {
+		c = c.copy()
+		c.cwd = c.cwd.clone()
+		c.background = true
+	}
+	if s.Negated {
+		c = c.with("negated")
+	}
+	first := len(w.prog.Segments)
+	redirs, stdinLit, hasStdin := w.redirects(s.Redirs)
+	inner := c
+	if hasStdin && stdinLit == nil {
+		inner = c.copy()
+		inner.stdin = true
+	}
+	if call, ok := s.Cmd.(*syntax.CallExpr); ok {
+		w.call(call, redirs, stdinLit, inner)
+	} else {
+		w.command(s.Cmd, inner)
+		if len(redirs) > 0 {
+			if len(w.prog.Segments) == first {
+				seg := w.newSegment(c, KindCommand)
+				seg.Program = ""
+				seg.Redirects = redirs
+			} else {
+				seg := w.prog.Segments[first]
+				for _, r := range redirs {
+					r.Inherited = true
+					seg.Redirects = append(seg.Redirects, r)
+				}
+			}
+		}
+	}
+	// Substitutions in redirection targets and here-documents run in the
+	// context of this statement.
+	owner := w.ownerAfter(first, c)
+	for _, r := range s.Redirs {
+		sc := c.copy()
+		sc.cwd = c.cwd.clone()
+		if r.Word != nil {
+			w.wordParts(r.Word.Parts, sc, owner)
+		}
+		if r.Hdoc != nil {
+			w.wordParts(r.Hdoc.Parts, sc.with("heredoc"), owner)
+		}
+	}
+}
+
+// ownerAfter returns a function giving the first segment created since
+// first, for attaching findings of redirections; it creates one if the
+// statement made none.
+func (w *walker) ownerAfter(first int, c *ctx) ownerFn {
+	var made *Segment
+	return func() *Segment {
+		if len(w.prog.Segments) > first {
+			return w.prog.Segments[first]
+		}
+		if made == nil {
+			made = w.newSegment(c, KindAssignment)
+		}
+		return made
+	}
+}
+
+// ownerFn returns the segment that findings about a word belong to, creating
+// it on first use when the word belongs to no command.
+type ownerFn func() *Segment
+
+func fixed(seg *Segment) ownerFn { return func() *Segment { return seg } }
+
+// redirects evaluates redirections. It returns the literal text fed to stdin
+// by a here-document or here-string whose content is static, and whether
+// stdin comes from anywhere but the terminal.
+func (w *walker) redirects(rs []*syntax.Redirect) ([]Redirect, *string, bool) {
+	out := []Redirect{}
+	var lit *string
+	hasStdin := false
+	for _, r := range rs {
+		red := Redirect{Op: r.Op.String()}
+		if r.N != nil {
+			red.FD = r.N.Value
+		}
+		switch r.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			hasStdin = true
+			lit = nil
+			if r.Hdoc != nil && quotedDelimiter(r.Word) {
+				text := hdocText(r.Hdoc)
+				if r.Op == syntax.DashHdoc {
+					text = stripTabs(text)
+				}
+				lit = &text
+			} else if r.Hdoc != nil {
+				if v := w.document(r.Hdoc); !v.Dynamic {
+					text := v.Value
+					if r.Op == syntax.DashHdoc {
+						text = stripTabs(text)
+					}
+					lit = &text
+				}
+			} else {
+				empty := ""
+				lit = &empty
+			}
+			out = append(out, red)
+			continue
+		case syntax.WordHdoc:
+			hasStdin = true
+			v := w.literal(r.Word)
+			lit = nil
+			if !v.Dynamic {
+				text := v.Value + "\n"
+				lit = &text
+			}
+			red.Target = v.Value
+			red.Dynamic = v.Dynamic
+			out = append(out, red)
+			continue
+		}
+		v := w.literal(r.Word)
+		red.Target = v.Value
+		red.Dynamic = v.Dynamic
+		switch r.Op {
+		case syntax.DplIn, syntax.DplOut:
+			red.Dup = true
+			if r.Op == syntax.DplIn && (red.FD == "" || red.FD == "0") {
+				hasStdin = true
+				lit = nil
+			}
+		case syntax.RdrIn:
+			if red.FD == "" || red.FD == "0" {
+				hasStdin = true
+				lit = nil
+			}
+		case syntax.RdrInOut:
+			red.Write = true
+			if red.FD == "" || red.FD == "0" {
+				hasStdin = true
+				lit = nil
+			}
+		default:
+			red.Write = true
+		}
+		out = append(out, red)
+	}
+	return out, lit, hasStdin
+}
+
+// quotedDelimiter reports whether a here-document delimiter is quoted, which
+// makes the body literal text.
+func quotedDelimiter(word *syntax.Word) bool {
+	if word == nil {
+		return false
+	}
+	for _, part := range word.Parts {
+		lit, ok := part.(*syntax.Lit)
+		if !ok || strings.Contains(lit.Value, "\\") {
+			return true
+		}
+	}
+	return false
+}
+
+func hdocText(word *syntax.Word) string {
+	var b strings.Builder
+	for _, part := range word.Parts {
+		if lit, ok := part.(*syntax.Lit); ok {
+			b.WriteString(lit.Value)
+		}
+	}
+	return b.String()
+}
+
+func stripTabs(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimLeft(l, "\t")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// command walks a compound command.
+func (w *walker) command(cmd syntax.Command, c *ctx) {
+	switch x := cmd.(type) {
+	case nil:
+	case *syntax.Block:
+		w.stmts(x.Stmts, c.with("block"))
+	case *syntax.Subshell:
+		w.stmts(x.Stmts, c.fork("subshell"))
+	case *syntax.BinaryCmd:
+		w.binary(x, c)
+	case *syntax.IfClause:
+		mark := c.cwd.changes
+		w.ifClause(x, c.with("if"))
+		c.cwd.uncertainAfter(mark)
+	case *syntax.WhileClause:
+		name := "while"
+		if x.Until {
+			name = "until"
+		}
+		mark := c.cwd.changes
+		lc := c.with(name)
+		w.stmts(x.Cond, lc)
+		w.stmts(x.Do, lc)
+		c.cwd.uncertainAfter(mark)
+	case *syntax.ForClause:
+		mark := c.cwd.changes
+		lc := c.with("for")
+		owner := w.newSegmentLazy(c)
+		switch l := x.Loop.(type) {
+		case *syntax.WordIter:
+			allInts := true
+			for _, item := range l.Items {
+				fs, _ := w.fields(item)
+				for _, f := range fs {
+					if f.Dynamic || !isInteger(f.Value) {
+						allInts = false
+					}
+				}
+				w.wordParts(item.Parts, lc, owner)
+			}
+			if l.Name != nil && (!allInts || l.InPos == (syntax.Pos{})) {
+				w.tainted[l.Name.Value] = true
+			}
+		case *syntax.CStyleLoop:
+			for _, e := range []syntax.ArithmExpr{l.Init, l.Cond, l.Post} {
+				w.arithm(e, lc.with("arith"), owner)
+			}
+		}
+		w.stmts(x.Do, lc)
+		c.cwd.uncertainAfter(mark)
+	case *syntax.CaseClause:
+		mark := c.cwd.changes
+		cc := c.with("case")
+		owner := w.newSegmentLazy(c)
+		w.wordParts(x.Word.Parts, cc, owner)
+		for _, item := range x.Items {
+			for _, pat := range item.Patterns {
+				w.wordParts(pat.Parts, cc, owner)
+			}
+			w.stmts(item.Stmts, cc)
+		}
+		c.cwd.uncertainAfter(mark)
+	case *syntax.FuncDecl:
+		fc := c.fork("function")
+		fc.background = false
+		before := fc.cwd.changes
+		w.stmt(x.Body, fc)
+		if fc.cwd.changes != before {
+			// Calling the function changes the caller's directory.
+			c.cwd.unknown = true
+			c.cwd.changes++
+		}
+	case *syntax.ArithmCmd:
+		seg := w.newSegment(c, KindTest)
+		seg.Program, seg.RawProgram = "((", "(("
+		seg.Argv = []string{"((", w.raw(x.X), "))"}
+		seg.Path = []string{"(("}
+		seg.PathComplete = true
+		w.arithm(x.X, c.with("arith"), fixed(seg))
+	case *syntax.TestClause:
+		seg := w.newSegment(c, KindTest)
+		seg.Program, seg.RawProgram = "[[", "[["
+		seg.Argv = []string{"[[", w.raw(x.X), "]]"}
+		seg.Path = []string{"[["}
+		seg.PathComplete = true
+		w.test(x.X, c, seg)
+	case *syntax.DeclClause:
+		w.decl(x, c)
+	case *syntax.LetClause:
+		seg := w.newSegment(c, KindCommand)
+		seg.Program, seg.RawProgram = "let", "let"
+		seg.Argv = []string{"let"}
+		for _, e := range x.Exprs {
+			seg.Argv = append(seg.Argv, w.raw(e))
+			w.arithm(e, c.with("arith"), fixed(seg))
+		}
+		seg.Path = []string{"let"}
+		seg.PathComplete = true
+	case *syntax.TimeClause:
+		w.stmt(x.Stmt, c.with("time"))
+	case *syntax.CoprocClause:
+		cc := c.fork("coproc")
+		cc.background = true
+		w.stmt(x.Stmt, cc)
+	case *syntax.TestDecl:
+		w.stmt(x.Body, c.with("test"))
+	default:
+		seg := w.newSegment(c, KindCommand)
+		seg.addFinding(FindUnsupportedShell, "unsupported shell construct "+w.raw(cmd))
+	}
+}
+
+// newSegmentLazy returns a function creating, once, a segment that owns
+// findings of words not part of any command (for-loop items, case words).
+func (w *walker) newSegmentLazy(c *ctx) ownerFn {
+	var seg *Segment
+	return func() *Segment {
+		if seg == nil {
+			seg = w.newSegment(c, KindAssignment)
+		}
+		return seg
+	}
+}
+
+func (w *walker) binary(x *syntax.BinaryCmd, c *ctx) {
+	switch x.Op {
+	case syntax.AndStmt, syntax.OrStmt:
+		name := "and"
+		if x.Op == syntax.OrStmt {
+			name = "or"
+		}
+		mark := c.cwd.changes
+		lc := c.with(name)
+		w.stmt(x.X, lc)
+		if x.Op == syntax.OrStmt {
+			// The right side runs when the left failed: a cd there may not
+			// have happened.
+			c.cwd.uncertainAfter(mark)
+		}
+		mark2 := c.cwd.changes
+		w.stmt(x.Y, lc)
+		c.cwd.uncertainAfter(mark2)
+		if x.Op == syntax.AndStmt {
+			c.cwd.uncertainAfter(mark)
+		}
+	default: // pipes
+		left := c.fork("pipe")
+		w.stmt(x.X, left)
+		right := c.fork("pipe")
+		right.stdin = true
+		w.stmt(x.Y, right)
+	}
+}
+
+func (w *walker) ifClause(x *syntax.IfClause, c *ctx) {
+	for x != nil {
+		w.stmts(x.Cond, c)
+		w.stmts(x.Then, c)
+		x = x.Else
+	}
+}

@@ -1,0 +1,166 @@
+package shellparse
+
+// Program is the parsed form of one command line.
+type Program struct {
+	// Command is the command line as given.
+	Command string `json:"command"`
+	// Segments lists every simple command bash could run, in source order;
+	// commands reached through a wrapper follow the wrapper.
+	Segments []*Segment `json:"segments"`
+	// Error is set when the command could not be parsed; Segments is then
+	// empty and the command must be refused.
+	Error *ParseError `json:"parse_error,omitempty"`
+}
+
+// ParseError reports a command that could not be parsed, with its position.
+type ParseError struct {
+	Line    int    `json:"line"`
+	Col     int    `json:"col"`
+	Message string `json:"message"`
+}
+
+func (e *ParseError) Error() string {
+	if e.Line == 0 {
+		return e.Message
+	}
+	return itoa(e.Line) + ":" + itoa(e.Col) + ": " + e.Message
+}
+
+// Kinds of segment.
+const (
+	// KindCommand runs a program, builtin or function.
+	KindCommand = "command"
+	// KindAssignment only assigns variables (x=1).
+	KindAssignment = "assignment"
+	// KindTest is a [[ ]] or (( )) clause.
+	KindTest = "test"
+)
+
+// Segment is one simple command.
+type Segment struct {
+	// ID is the segment's index in [Program.Segments].
+	ID int `json:"id"`
+	// Parent is the ID of the wrapper this segment was unwrapped from, or -1.
+	Parent int `json:"parent"`
+	// Kind is one of KindCommand, KindAssignment, KindTest.
+	Kind string `json:"kind"`
+	// Program is the program's identity: the last path element of the
+	// command word after quote removal (/bin/rm, \rm, "r"m and ./rm are all
+	// "rm"). It is empty when the command word is dynamic.
+	Program string `json:"program"`
+	// RawProgram is the command word as spelled in the source.
+	RawProgram string `json:"raw_program"`
+	// ProgramPath is the command word after quote removal when it contains a
+	// slash (/usr/bin/git, ./build.sh).
+	ProgramPath string `json:"program_path,omitempty"`
+	// Argv is the argument vector after quote removal and brace expansion.
+	// A dynamic word appears as its source text.
+	Argv []string `json:"argv"`
+	// Dynamic lists the indexes of Argv whose value is not known statically.
+	Dynamic []int `json:"dynamic"`
+	// Options are the options in Argv, short clusters split (-rf gives -r and
+	// -f), values stripped (--color=auto gives --color) and aliases applied.
+	Options []string `json:"options"`
+	// Path is the program followed by its operands (words that are not
+	// options or option values), up to the first dynamic operand.
+	Path []string `json:"path"`
+	// AltPaths are other readings of Path when an option of unknown arity may
+	// or may not take the next word as its value.
+	AltPaths [][]string `json:"alt_paths,omitempty"`
+	// PathComplete is false when a dynamic word cut Path short: more operands
+	// follow whose values are unknown.
+	PathComplete bool `json:"path_complete"`
+	// Assigns are the variable assignments of the command (A=1 cmd).
+	Assigns []Assign `json:"assigns"`
+	// Redirects are the command's redirections, including those of an
+	// enclosing compound command ({ ...; } > f).
+	Redirects []Redirect `json:"redirects"`
+	// Writes are files the program writes through its arguments (tee f,
+	// cp a f, dd of=f), as described by the catalogue.
+	Writes []Word `json:"writes"`
+	// Chdir lists the static directories changed into (cd) before this
+	// segment runs, in order; ChdirUnknown is set when the directory cannot
+	// be known.
+	Chdir        []string `json:"chdir,omitempty"`
+	ChdirUnknown bool     `json:"chdir_unknown,omitempty"`
+	// Context is the path of constructs the segment sits in, outermost
+	// first: "pipe", "and", "or", "subshell", "block", "cmdsubst",
+	// "procsubst", "if", "while", "until", "for", "case", "function",
+	// "negated", "coproc", "time", "heredoc", "arith", "wrapper".
+	Context []string `json:"context"`
+	// Background is set when the segment runs in the background (&).
+	Background bool `json:"background"`
+	// Via names the wrapper that runs this segment ("sudo", "bash -c",
+	// "find -exec", "git alias", "env GIT_SSH_COMMAND").
+	Via string `json:"via,omitempty"`
+	// Wrapper is set when the segment runs other segments (its children).
+	Wrapper bool `json:"wrapper,omitempty"`
+	// Transparent is set on wrappers that need no permission of their own.
+	Transparent bool `json:"transparent,omitempty"`
+	// FunctionCall is set when Program names a function defined in the same
+	// command line; its body's segments are judged instead.
+	FunctionCall bool `json:"function_call,omitempty"`
+	// Findings report what cannot be proven about this segment.
+	Findings []Finding `json:"findings"`
+}
+
+// Word is a word with its value and whether that value is known.
+type Word struct {
+	Value   string `json:"value"`
+	Dynamic bool   `json:"dynamic"`
+}
+
+// Assign is a variable assignment.
+type Assign struct {
+	Name    string `json:"name"`
+	Value   string `json:"value"`
+	Dynamic bool   `json:"dynamic"`
+}
+
+// Redirect is a redirection. Target is empty for here-documents; FD is the
+// explicit file descriptor, if any.
+type Redirect struct {
+	Op      string `json:"op"`
+	FD      string `json:"fd,omitempty"`
+	Target  string `json:"target"`
+	Dynamic bool   `json:"dynamic"`
+	// Dup is set for descriptor duplication (2>&1, >&-): Target is a
+	// descriptor, not a file.
+	Dup bool `json:"dup,omitempty"`
+	// Write is set when the redirection opens Target for writing.
+	Write bool `json:"write"`
+	// Inherited is set for a redirection of an enclosing compound command.
+	Inherited bool `json:"inherited,omitempty"`
+}
+
+// Finding is something about a segment that cannot be proven statically, or
+// an effect worth a policy's attention. Codes are stable; policies classify
+// them (data.gate.findings).
+type Finding struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// Finding codes reported by the parser. Catalogue entries may add their own.
+const (
+	FindDynamicProgram   = "dynamic_program"
+	FindGlobProgram      = "glob_program"
+	FindDynamicScript    = "dynamic_script"
+	FindStdinScript      = "stdin_script"
+	FindInlineCode       = "inline_code"
+	FindPromptExpansion  = "prompt_expansion"
+	FindIndirectExpand   = "indirect_expansion"
+	FindArithInjection   = "arithmetic_injection"
+	FindEnvCode          = "env_code"
+	FindGitConfigCode    = "git_config_code"
+	FindGitConfigPlants  = "git_config_plants"
+	FindNestingTooDeep   = "nesting_too_deep"
+	FindBraceTooLarge    = "brace_expansion_too_large"
+	FindDynamicWrapper   = "dynamic_wrapper"
+	FindDynamicRedirect  = "dynamic_redirect"
+	FindProgramNotFound  = "program_not_found"
+	FindProgramModified  = "program_modified"
+	FindScriptFile       = "script_file"
+	FindDynamicFunction  = "dynamic_function"
+	FindUnsupportedShell = "unsupported_syntax"
+)

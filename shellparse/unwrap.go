@@ -1,0 +1,555 @@
+package shellparse
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// child returns a walker for a script nested in the current one. It shares
+// the program, functions and taint, but reads positions from its own source.
+func (w *walker) child(src string) *walker {
+	return &walker{p: w.p, src: src, state: w.state}
+}
+
+// innerCtx returns the context of commands run by owner through via. A
+// script run by the same shell (eval, source, trap) shares its directory.
+func (w *walker) innerCtx(owner *Segment, via string, c *ctx, sameShell bool) *ctx {
+	ic := c.with("wrapper")
+	ic.parent = owner.ID
+	ic.via = via
+	ic.depth = c.depth + 1
+	if !sameShell {
+		ic.cwd = c.cwd.clone()
+	}
+	return ic
+}
+
+// script parses text as a shell script run by owner.
+func (w *walker) script(text string, owner *Segment, via string, c *ctx, sameShell bool) {
+	owner.Wrapper = true
+	if c.depth >= maxDepth {
+		owner.addFinding(FindNestingTooDeep, "scripts nest more than "+itoa(maxDepth)+" levels deep")
+		return
+	}
+	file, src, err := parseBash(text)
+	if err != nil {
+		owner.addFinding(FindUnsupportedShell, "the script run by "+via+" cannot be parsed: "+toParseError(err).Error())
+		return
+	}
+	child := w.child(src)
+	child.collectFuncs(file)
+	child.stmts(file.Stmts, w.innerCtx(owner, via, c, sameShell))
+}
+
+// scriptWord runs script for a word that may be dynamic.
+func (w *walker) scriptWord(v Word, owner *Segment, via string, c *ctx, sameShell bool) {
+	if v.Dynamic {
+		owner.Wrapper = true
+		owner.addFinding(FindDynamicScript, "the script run by "+via+" is not known statically: "+v.Value)
+		return
+	}
+	w.script(v.Value, owner, via, c, sameShell)
+}
+
+// inner analyzes words as a command run by owner.
+func (w *walker) inner(owner *Segment, words []wordInfo, via string, c *ctx, stdinLit *string, assigns []Assign) *Segment {
+	owner.Wrapper = true
+	if c.depth >= maxDepth {
+		owner.addFinding(FindNestingTooDeep, "commands nest more than "+itoa(maxDepth)+" levels deep")
+		return nil
+	}
+	ic := w.innerCtx(owner, via, c, false)
+	seg := w.newSegment(ic, KindCommand)
+	seg.Assigns = append(seg.Assigns, assigns...)
+	for _, a := range assigns {
+		w.specialVar(a.Name, Word{Value: a.Value, Dynamic: a.Dynamic}, seg, ic)
+	}
+	if len(words) == 0 {
+		seg.Kind = KindAssignment
+		return seg
+	}
+	w.analyze(seg, words, ic, stdinLit)
+	return seg
+}
+
+// scriptFile runs a script file (bash FILE, source FILE) as an inner segment
+// whose program is the file.
+func (w *walker) scriptFile(owner *Segment, words []wordInfo, via string, c *ctx) {
+	owner.Transparent = true
+	if words[0].Dynamic {
+		owner.Wrapper = true
+		owner.addFinding(FindDynamicScript, "the script file run by "+via+" is not known statically: "+words[0].Value)
+		return
+	}
+	seg := w.inner(owner, words, via, c, nil, nil)
+	if seg != nil && seg.ProgramPath == "" && seg.Program != "" {
+		// bash FILE and source FILE look in the current directory first.
+		seg.ProgramPath = words[0].Value
+		seg.FunctionCall = false
+	}
+}
+
+// wrapper unwraps a command run by a wrapper such as sudo, env or xargs.
+func (w *walker) wrapper(seg *Segment, words []wordInfo, spec *ProgramSpec, c *ctx, stdinLit *string) {
+	ws := spec.Wrapper
+	name := seg.Program
+	i := 1
+	if len(ws.Subcommands) > 0 {
+		// npm exec, pnpm dlx: a wrapper only after its subcommand.
+		for i < len(words) && !words[i].Dynamic && isOption(words[i].Value) {
+			if spec.takesValue(words[i].Value) {
+				i++
+			}
+			i++
+		}
+		if i >= len(words) || words[i].Dynamic || !contains(ws.Subcommands, words[i].Value) {
+			return
+		}
+		name += " " + words[i].Value
+		i++
+	}
+	var assigns []Assign
+	var scriptVal *Word
+	var splitVal *Word
+	shellMode, noExec := false, false
+	placeholders := append([]string(nil), ws.Placeholders...)
+	for i < len(words) {
+		wd := words[i]
+		if wd.Dynamic {
+			break // could be an option or the command: the inner command is dynamic
+		}
+		v := wd.Value
+		if v == "--" {
+			i++
+			break
+		}
+		if isOption(v) {
+			names, val, attached := optionNames(v, spec)
+			for _, n := range names {
+				switch {
+				case contains(ws.ShellOptions, n):
+					shellMode = true
+				case contains(ws.NoExecOptions, n):
+					noExec = true
+				}
+			}
+			last := names[len(names)-1]
+			if !attached && spec.takesValue(last) && i+1 < len(words) {
+				i++
+				val = words[i].Value
+				if words[i].Dynamic {
+					cp := words[i].Word
+					if contains(ws.ScriptOptions, last) {
+						scriptVal = &cp
+					}
+					if contains(ws.SplitOptions, last) {
+						splitVal = &cp
+					}
+					i++
+					continue
+				}
+				attached = true
+			}
+			if attached {
+				word := Word{Value: val}
+				switch {
+				case contains(ws.ScriptOptions, last):
+					scriptVal = &word
+				case contains(ws.SplitOptions, last):
+					splitVal = &word
+				case contains(ws.PlaceholderOptions, last):
+					placeholders = append(placeholders, val)
+				}
+			} else if contains(ws.PlaceholderOptions, last) {
+				placeholders = append(placeholders, "{}")
+			}
+			i++
+			continue
+		}
+		if ws.Assignments {
+			if n, val, ok := strings.Cut(v, "="); ok && isName(n) {
+				assigns = append(assigns, Assign{Name: n, Value: val})
+				i++
+				continue
+			}
+		}
+		break
+	}
+	seg.Wrapper = true
+	seg.Transparent = ws.Transparent
+	if scriptVal != nil {
+		w.scriptWord(*scriptVal, seg, name+" -c", c, false)
+		return
+	}
+	if splitVal != nil {
+		w.scriptWord(*splitVal, seg, name+" -S", c, false)
+		return
+	}
+	if noExec {
+		seg.Wrapper = false
+		seg.Transparent = false
+		return
+	}
+	for skip := ws.SkipOperands; skip > 0 && i < len(words); skip-- {
+		i++
+	}
+	rest := words[i:]
+	if shellMode || ws.Joined {
+		if len(rest) == 0 {
+			return
+		}
+		var parts []string
+		dynamic := false
+		for _, wd := range rest {
+			parts = append(parts, wd.Value)
+			dynamic = dynamic || wd.Dynamic
+		}
+		w.scriptWord(Word{Value: strings.Join(parts, " "), Dynamic: dynamic}, seg, name, c, false)
+		return
+	}
+	if len(rest) == 0 {
+		if len(ws.DefaultCommand) == 0 {
+			if len(assigns) == 0 {
+				seg.Wrapper = false
+				seg.Transparent = false
+			}
+			return
+		}
+		for _, d := range ws.DefaultCommand {
+			rest = append(rest, wordInfo{Word: Word{Value: d}, raw: d})
+		}
+	}
+	innerWords := make([]wordInfo, 0, len(rest)+1)
+	for _, wd := range rest {
+		if !wd.Dynamic && len(placeholders) > 0 {
+			for _, p := range placeholders {
+				if p != "" && strings.Contains(wd.Value, p) {
+					wd.Dynamic = true
+				}
+			}
+		}
+		innerWords = append(innerWords, wd)
+	}
+	if ws.AppendsInput {
+		innerWords = append(innerWords, wordInfo{Word: Word{Value: "<input>", Dynamic: true}, raw: "<input>"})
+	}
+	w.inner(seg, innerWords, name, c, stdinLit, assigns)
+}
+
+// shell unwraps bash -c SCRIPT, bash FILE and bash reading a script from
+// stdin.
+func (w *walker) shell(seg *Segment, words []wordInfo, spec *ProgramSpec, c *ctx, stdinLit *string) {
+	ss := spec.Shell
+	name := seg.Program
+	cmdOpt, stdinOpt := false, false
+	i := 1
+	for i < len(words) {
+		wd := words[i]
+		if wd.Dynamic {
+			seg.Wrapper = true
+			seg.addFinding(FindDynamicScript, name+" is given a dynamic argument "+wd.Value+" that may be its script")
+			return
+		}
+		v := wd.Value
+		if v == "--" || v == "-" {
+			i++
+			break
+		}
+		if len(v) > 1 && (v[0] == '-' || v[0] == '+') {
+			if strings.HasPrefix(v, "--") {
+				if spec.takesValue(v) {
+					i++
+				}
+				i++
+				continue
+			}
+			for _, l := range v[1:] {
+				letter := string(l)
+				switch {
+				case letter == ss.CommandOption:
+					cmdOpt = true
+				case ss.StdinOption != "" && letter == ss.StdinOption:
+					stdinOpt = true
+				case spec.takesValue("-" + letter):
+					i++ // -o pipefail, -O extglob
+				}
+			}
+			i++
+			continue
+		}
+		break
+	}
+	operands := words[i:]
+	seg.Wrapper = true
+	seg.Transparent = true
+	switch {
+	case cmdOpt:
+		if len(operands) == 0 {
+			return
+		}
+		w.scriptWord(operands[0].Word, seg, name+" -c", c, false)
+	case stdinOpt || len(operands) == 0:
+		switch {
+		case stdinLit != nil:
+			w.script(*stdinLit, seg, name+" reading stdin", c, false)
+		case c.stdin:
+			seg.addFinding(FindStdinScript, name+" reads its script from standard input, which is not known statically")
+		default:
+			seg.Wrapper = false
+		}
+	default:
+		w.scriptFile(seg, operands, name, c)
+	}
+}
+
+// inlineCode reports interpreters given code as text.
+func (w *walker) inlineCode(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scanResult, c *ctx, stdinLit *string) {
+	ic := spec.InlineCode
+	var code []Word
+	for _, o := range ic.Options {
+		code = append(code, sc.values[o]...)
+		if sc.hasOption(o) && len(sc.values[o]) == 0 {
+			code = append(code, Word{Value: "", Dynamic: true})
+		}
+	}
+	fileGiven := false
+	for _, o := range ic.FileOptions {
+		fileGiven = fileGiven || sc.hasOption(o)
+	}
+	if ic.Operand && !fileGiven && len(code) == 0 && len(sc.operands) > 0 {
+		code = append(code, words[sc.operands[0]].Word)
+	}
+	if ic.OperandPrefix != "" {
+		for _, i := range sc.operands {
+			if v := words[i]; v.Dynamic || strings.HasPrefix(v.Value, ic.OperandPrefix) {
+				code = append(code, Word{Value: strings.TrimPrefix(v.Value, ic.OperandPrefix), Dynamic: v.Dynamic})
+			}
+		}
+	}
+	readsStdin := len(sc.operands) == 0 || (!words[sc.operands[0]].Dynamic && words[sc.operands[0]].Value == "-")
+	if ic.Stdin && len(code) == 0 && !fileGiven && readsStdin {
+		switch {
+		case stdinLit != nil:
+			code = append(code, Word{Value: *stdinLit})
+		case c.stdin:
+			code = append(code, Word{Value: "<stdin>", Dynamic: true})
+		}
+	}
+	re := w.p.cat.inlineRe[seg.Program]
+	for _, v := range code {
+		switch {
+		case v.Dynamic:
+			seg.addFinding(FindInlineCode, seg.Program+" runs code that is not known statically")
+		case re == nil:
+			seg.addFinding(FindInlineCode, seg.Program+" runs inline code, which gate cannot check: "+clip(v.Value))
+		case re.MatchString(v.Value):
+			seg.addFinding(FindInlineCode, seg.Program+" runs inline code that can run commands: "+clip(v.Value))
+		}
+	}
+}
+
+func clip(s string) string {
+	if len(s) > 80 {
+		return s[:77] + "..."
+	}
+	return s
+}
+
+// execActions unwraps find -exec CMD ; and its relatives.
+func (w *walker) execActions(seg *Segment, words []wordInfo, spec *ProgramSpec, c *ctx) {
+	for i := 1; i < len(words); i++ {
+		if words[i].Dynamic {
+			continue
+		}
+		terms, ok := spec.ExecActions[words[i].Value]
+		if !ok {
+			continue
+		}
+		action := words[i].Value
+		var cmd []wordInfo
+		j := i + 1
+		for ; j < len(words); j++ {
+			if !words[j].Dynamic && contains(terms, words[j].Value) {
+				break
+			}
+			wd := words[j]
+			if !wd.Dynamic && strings.Contains(wd.Value, "{}") {
+				wd.Dynamic = true
+			}
+			cmd = append(cmd, wd)
+		}
+		if len(cmd) > 0 {
+			w.inner(seg, cmd, seg.Program+" "+action, c, nil, nil)
+		}
+		i = j
+	}
+}
+
+// git unwraps commands that git runs because of its configuration: -c
+// KEY=VALUE with command keys, aliases, and subcommands that run scripts.
+func (w *walker) git(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scanResult, c *ctx) {
+	gs := spec.Git
+	aliases := map[string]Word{}
+	i := 1
+	for i < len(words) {
+		wd := words[i]
+		if wd.Dynamic || !isOption(wd.Value) {
+			break
+		}
+		names, val, attached := optionNames(wd.Value, spec)
+		last := names[len(names)-1]
+		value := Word{Value: val}
+		if !attached && spec.takesValue(last) && i+1 < len(words) {
+			i++
+			value = words[i].Word
+			attached = true
+		}
+		i++
+		if !attached || !contains(gs.ConfigOptions, last) {
+			if last == "--config-env" {
+				seg.addFinding(FindGitConfigCode, "git --config-env takes configuration from the environment")
+			}
+			continue
+		}
+		if value.Dynamic {
+			seg.addFinding(FindGitConfigCode, "git "+last+" is given configuration that is not known statically: "+value.Value)
+			continue
+		}
+		key, v, _ := strings.Cut(value.Value, "=")
+		w.gitConfig(seg, strings.ToLower(key), Word{Value: v}, aliases, c)
+	}
+	if i >= len(words) {
+		return
+	}
+	sub := words[i]
+	if sub.Dynamic {
+		return // the subcommand is unknown: Path is cut there
+	}
+	if alias, ok := aliases[strings.ToLower(sub.Value)]; ok {
+		seg.Wrapper = true
+		seg.Transparent = true
+		switch {
+		case alias.Dynamic:
+			seg.addFinding(FindGitConfigCode, "git alias "+sub.Value+" is not known statically")
+		case strings.HasPrefix(alias.Value, "!"):
+			w.script(alias.Value[1:], seg, "git alias "+sub.Value, c, false)
+		default:
+			aliasWords := w.splitWords(alias.Value, seg)
+			if aliasWords == nil {
+				return
+			}
+			inner := append([]wordInfo{words[0]}, words[1:i]...)
+			inner = append(inner, aliasWords...)
+			inner = append(inner, words[i+1:]...)
+			w.inner(seg, inner, "git alias "+sub.Value, c, nil, nil)
+		}
+		return
+	}
+	rest := words[i+1:]
+	if scripts, ok := gs.SubcommandScripts[sub.Value]; ok {
+		subScan := scan(append([]wordInfo{sub}, rest...), &ProgramSpec{OptionsWithValue: scripts})
+		for _, o := range scripts {
+			for _, v := range subScan.values[o] {
+				w.scriptWord(v, seg, "git "+sub.Value+" "+o, c, false)
+			}
+		}
+	}
+	for _, form := range gs.SubcommandCommands {
+		fw := strings.Fields(form)
+		if len(fw) == 0 || fw[0] != sub.Value || len(rest) < len(fw)-1 {
+			continue
+		}
+		match := true
+		for k, f := range fw[1:] {
+			match = match && !rest[k].Dynamic && rest[k].Value == f
+		}
+		if !match || len(rest) == len(fw)-1 {
+			continue
+		}
+		cmd := rest[len(fw)-1:]
+		var parts []string
+		dynamic := false
+		for _, wd := range cmd {
+			parts = append(parts, wd.Value)
+			dynamic = dynamic || wd.Dynamic
+		}
+		w.scriptWord(Word{Value: strings.Join(parts, " "), Dynamic: dynamic}, seg, "git "+form, c, false)
+	}
+	if gs.ConfigSubcommand != "" && sub.Value == gs.ConfigSubcommand {
+		for _, wd := range rest {
+			if wd.Dynamic {
+				seg.addFinding(FindGitConfigPlants, "git config is given a key that is not known statically: "+wd.Value)
+				break
+			}
+			if isOption(wd.Value) || !strings.Contains(wd.Value, ".") {
+				continue
+			}
+			key := strings.ToLower(wd.Value)
+			if strings.HasPrefix(key, gs.AliasPrefix) || matchAny(gs.CommandKeys, key) || matchAny(gs.CodeKeys, key) {
+				seg.addFinding(FindGitConfigPlants, "git config sets "+wd.Value+", which makes git run code later")
+			}
+			break
+		}
+	}
+}
+
+// gitConfig applies one configuration pair given on the command line.
+func (w *walker) gitConfig(seg *Segment, key string, value Word, aliases map[string]Word, c *ctx) {
+	gs := w.p.cat.program(seg.Program).Git
+	switch {
+	case gs.AliasPrefix != "" && strings.HasPrefix(key, gs.AliasPrefix):
+		aliases[strings.TrimPrefix(key, gs.AliasPrefix)] = value
+	case matchAny(gs.CommandKeys, key):
+		if value.Value != "" {
+			w.scriptWord(value, seg, "git -c "+key, c, false)
+		}
+	case matchAny(gs.CodeKeys, key):
+		seg.addFinding(FindGitConfigCode, "git -c "+key+" makes git run code that cannot be checked")
+	}
+}
+
+// splitWords splits text into words as the shell would, for git aliases.
+func (w *walker) splitWords(text string, owner *Segment) []wordInfo {
+	file, src, err := parseBash(text)
+	if err != nil || len(file.Stmts) != 1 {
+		owner.addFinding(FindGitConfigCode, "git alias "+clip(text)+" cannot be read as one command")
+		return nil
+	}
+	child := w.child(src)
+	var out []wordInfo
+	if ce, ok := file.Stmts[0].Cmd.(*syntax.CallExpr); ok && len(ce.Assigns) == 0 && len(file.Stmts[0].Redirs) == 0 {
+		for _, arg := range ce.Args {
+			fs, _ := child.fields(arg)
+			out = append(out, fs...)
+		}
+	}
+	if len(out) == 0 {
+		owner.addFinding(FindGitConfigCode, "git alias "+clip(text)+" cannot be read as one command")
+		return nil
+	}
+	return out
+}
+
+// finish reports arithmetic and indirect expansions of tainted variables.
+func (w *walker) finish() {
+	for changed := true; changed; {
+		changed = false
+		for a, b := range w.names {
+			if w.tainted[b] && !w.tainted[a] {
+				w.tainted[a] = true
+				changed = true
+			}
+		}
+	}
+	for _, u := range w.arith {
+		if !w.tainted[u.name] {
+			continue
+		}
+		msg := "arithmetic evaluates " + u.name + ", whose value is not known statically and may hold a subscript that runs commands"
+		if u.code == FindIndirectExpand {
+			msg = "${!" + u.name + "} expands a variable named by a value that is not known statically"
+		}
+		u.owner().addFinding(u.code, msg)
+	}
+}

@@ -1,0 +1,640 @@
+package shellparse
+
+import (
+	"path"
+	"sort"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// call walks a simple command.
+func (w *walker) call(call *syntax.CallExpr, redirs []Redirect, stdinLit *string, c *ctx) {
+	seg := w.newSegment(c, KindCommand)
+	seg.Redirects = redirs
+	for _, a := range call.Assigns {
+		w.assign(a, seg, c, fixed(seg))
+	}
+	var words []wordInfo
+	for _, arg := range call.Args {
+		fs, ok := w.fields(arg)
+		if !ok {
+			seg.addFinding(FindBraceTooLarge, "brace expansion "+w.raw(arg)+" is too large to check")
+		}
+		words = append(words, fs...)
+		w.wordParts(arg.Parts, c, fixed(seg))
+	}
+	if len(words) == 0 {
+		seg.Kind = KindAssignment
+		return
+	}
+	w.analyze(seg, words, c, stdinLit)
+}
+
+// wordParts walks the expansions inside a word for the commands they run and
+// the findings they raise.
+func (w *walker) wordParts(parts []syntax.WordPart, c *ctx, owner ownerFn) {
+	for _, part := range parts {
+		switch p := part.(type) {
+		case *syntax.DblQuoted:
+			w.wordParts(p.Parts, c, owner)
+		case *syntax.CmdSubst:
+			w.stmts(p.Stmts, c.fork("cmdsubst"))
+		case *syntax.ProcSubst:
+			pc := c.fork("procsubst")
+			pc.stdin = p.Op == syntax.CmdOut
+			w.stmts(p.Stmts, pc)
+		case *syntax.ArithmExp:
+			w.arithm(p.X, c.with("arith"), owner)
+		case *syntax.ParamExp:
+			w.paramExp(p, c, owner)
+		case *syntax.BraceExp:
+			for _, e := range p.Elems {
+				w.wordParts(e.Parts, c, owner)
+			}
+		}
+	}
+}
+
+func (w *walker) paramExp(p *syntax.ParamExp, c *ctx, owner ownerFn) {
+	name := ""
+	if p.Param != nil {
+		name = p.Param.Value
+	}
+	if p.Exp != nil {
+		if p.Exp.Op == syntax.OtherParamOps && p.Exp.Word != nil && p.Exp.Word.Lit() == "P" {
+			owner().addFinding(FindPromptExpansion, "${"+name+"@P} expands the value of "+name+" as a prompt, which can run commands")
+		}
+		if p.Exp.Word != nil {
+			w.wordParts(p.Exp.Word.Parts, c, owner)
+		}
+	}
+	if p.Excl && p.Names == 0 && p.Index == nil {
+		// ${!x}: the value of x names a variable; a subscript in it is
+		// evaluated as arithmetic, which can run commands.
+		w.arith = append(w.arith, arithUse{name: name, owner: owner, code: FindIndirectExpand})
+	}
+	if p.Repl != nil {
+		if p.Repl.Orig != nil {
+			w.wordParts(p.Repl.Orig.Parts, c, owner)
+		}
+		if p.Repl.With != nil {
+			w.wordParts(p.Repl.With.Parts, c, owner)
+		}
+	}
+	if p.Index != nil {
+		w.arithm(p.Index, c.with("arith"), owner)
+	}
+	if p.Slice != nil {
+		w.arithm(p.Slice.Offset, c.with("arith"), owner)
+		w.arithm(p.Slice.Length, c.with("arith"), owner)
+	}
+}
+
+// arithm walks an arithmetic expression. Variables it reads are recorded:
+// bash evaluates their values as arithmetic too, and a subscript there
+// (a[$(cmd)]) runs commands.
+func (w *walker) arithm(e syntax.ArithmExpr, c *ctx, owner ownerFn) {
+	switch x := e.(type) {
+	case nil:
+	case *syntax.BinaryArithm:
+		w.arithm(x.X, c, owner)
+		w.arithm(x.Y, c, owner)
+	case *syntax.UnaryArithm:
+		w.arithm(x.X, c, owner)
+	case *syntax.ParenArithm:
+		w.arithm(x.X, c, owner)
+	case *syntax.FlagsArithm:
+		w.arithm(x.X, c, owner)
+	case *syntax.Word:
+		for _, part := range x.Parts {
+			switch p := part.(type) {
+			case *syntax.Lit:
+				if isName(p.Value) {
+					w.arith = append(w.arith, arithUse{name: p.Value, owner: owner, code: FindArithInjection})
+				}
+			case *syntax.ParamExp:
+				if p.Param != nil {
+					w.arith = append(w.arith, arithUse{name: p.Param.Value, owner: owner, code: FindArithInjection})
+				}
+			}
+		}
+		w.wordParts(x.Parts, c, owner)
+	}
+}
+
+// test walks a [[ ]] expression; operands of arithmetic comparisons are
+// arithmetic.
+func (w *walker) test(e syntax.TestExpr, c *ctx, seg *Segment) {
+	switch x := e.(type) {
+	case *syntax.BinaryTest:
+		switch x.Op {
+		case syntax.TsEql, syntax.TsNeq, syntax.TsLeq, syntax.TsGeq, syntax.TsLss, syntax.TsGtr:
+			for _, side := range []syntax.TestExpr{x.X, x.Y} {
+				if word, ok := side.(*syntax.Word); ok {
+					w.arithm(word, c.with("arith"), fixed(seg))
+				} else {
+					w.test(side, c, seg)
+				}
+			}
+		default:
+			w.test(x.X, c, seg)
+			w.test(x.Y, c, seg)
+		}
+	case *syntax.UnaryTest:
+		if x.Op == syntax.TsVarSet {
+			if word, ok := x.X.(*syntax.Word); ok {
+				v := w.literal(word)
+				if v.Dynamic || strings.ContainsAny(v.Value, "$`") {
+					seg.addFinding(FindArithInjection, "[[ -v "+v.Value+" ]] evaluates a subscript that can run commands")
+				}
+			}
+		}
+		w.test(x.X, c, seg)
+	case *syntax.ParenTest:
+		w.test(x.X, c, seg)
+	case *syntax.Word:
+		w.wordParts(x.Parts, c, fixed(seg))
+	}
+}
+
+// decl walks declare, local, export, readonly and typeset.
+func (w *walker) decl(d *syntax.DeclClause, c *ctx) {
+	seg := w.newSegment(c, KindCommand)
+	variant := d.Variant.Value
+	seg.Program, seg.RawProgram = variant, variant
+	seg.Argv = []string{variant}
+	seg.Path = []string{variant}
+	seg.PathComplete = true
+	integer := false
+	for _, a := range d.Args {
+		seg.Argv = append(seg.Argv, w.raw(a))
+		if a.Naked && a.Name == nil {
+			v := w.literal(a.Value)
+			if v.Dynamic {
+				seg.Dynamic = append(seg.Dynamic, len(seg.Argv)-1)
+				seg.addFinding(FindArithInjection, variant+" with a dynamic argument "+v.Value+" may evaluate a subscript that runs commands")
+				w.wordParts(a.Value.Parts, c, fixed(seg))
+			} else if strings.HasPrefix(v.Value, "-") {
+				seg.Options = append(seg.Options, v.Value)
+				if strings.Contains(v.Value, "i") {
+					integer = true
+				}
+			}
+			continue
+		}
+		if a.Naked {
+			continue
+		}
+		w.assign(a, seg, c, fixed(seg))
+		if integer && a.Name != nil {
+			w.arith = append(w.arith, arithUse{name: a.Name.Value, owner: fixed(seg), code: FindArithInjection})
+		}
+	}
+}
+
+// assign records an assignment, follows the taint of its value and checks
+// variables with special meaning.
+func (w *walker) assign(a *syntax.Assign, seg *Segment, c *ctx, owner ownerFn) {
+	if a.Name == nil {
+		return
+	}
+	name := a.Name.Value
+	var v Word
+	switch {
+	case a.Array != nil:
+		v = Word{Value: w.raw(a.Array)}
+		for _, el := range a.Array.Elems {
+			if el.Index != nil {
+				w.arithm(el.Index, c.with("arith"), owner)
+			}
+			if el.Value != nil {
+				if w.literal(el.Value).Dynamic {
+					v.Dynamic = true
+				}
+				w.wordParts(el.Value.Parts, c, owner)
+			}
+		}
+	case a.Value != nil:
+		v = w.literal(a.Value)
+		w.wordParts(a.Value.Parts, c, owner)
+	}
+	if a.Index != nil {
+		w.arithm(a.Index, c.with("arith"), owner)
+	}
+	seg.Assigns = append(seg.Assigns, Assign{Name: name, Value: v.Value, Dynamic: v.Dynamic})
+	switch {
+	case v.Dynamic || strings.ContainsAny(v.Value, "[$`"):
+		w.tainted[name] = true
+	case isName(v.Value):
+		w.names[name] = v.Value
+	}
+	w.specialVar(name, v, seg, c)
+}
+
+// specialVar checks assignments to variables whose value is code.
+func (w *walker) specialVar(name string, v Word, seg *Segment, c *ctx) {
+	cat := w.p.cat
+	switch {
+	case contains(cat.EnvCommands, name):
+		if v.Dynamic {
+			seg.addFinding(FindEnvCode, name+" is set to a command that is not known statically")
+		} else if v.Value != "" {
+			w.script(v.Value, seg, "env "+name, c, false)
+		}
+	case contains(cat.PromptVars, name):
+		if v.Dynamic {
+			seg.addFinding(FindEnvCode, name+" is set to a prompt string that is not known statically")
+			return
+		}
+		word, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Document(strings.NewReader(v.Value))
+		if err != nil {
+			seg.addFinding(FindEnvCode, name+" is set to a prompt string that cannot be parsed")
+			return
+		}
+		child := w.child(v.Value)
+		ic := w.innerCtx(seg, "prompt "+name, c, true)
+		child.wordParts(word.Parts, ic, fixed(seg))
+	case name == "PATH" && !v.Dynamic && (strings.HasPrefix(v.Value, "$PATH:") || strings.HasPrefix(v.Value, "${PATH}:")):
+		// Appending to PATH keeps how existing names resolve.
+	case name == "PATH" && v.Dynamic && appendsPath(v.Value):
+	case matchAny(cat.EnvUnprovable, name):
+		seg.addFinding(FindEnvCode, "setting "+name+" changes which code runs in a way that cannot be checked")
+	}
+}
+
+func appendsPath(raw string) bool {
+	raw = strings.Trim(raw, `"`)
+	for _, p := range []string{"$PATH:", "${PATH}:"} {
+		if strings.HasPrefix(raw, p) && !strings.ContainsAny(raw[len(p):], "$`") {
+			return true
+		}
+	}
+	return false
+}
+
+// analyze fills in a command segment from its expanded words and unwraps the
+// commands it runs.
+func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *string) {
+	for i, wd := range words {
+		seg.Argv = append(seg.Argv, wd.Value)
+		if wd.Dynamic {
+			seg.Dynamic = append(seg.Dynamic, i)
+		}
+	}
+	first := words[0]
+	seg.RawProgram = first.raw
+	if seg.RawProgram == "" {
+		seg.RawProgram = first.Value
+	}
+	switch {
+	case first.Dynamic && first.glob:
+		seg.addFinding(FindGlobProgram, "the command name "+first.Value+" is a pattern that file names replace at run time")
+	case first.Dynamic:
+		seg.addFinding(FindDynamicProgram, "the command name "+first.Value+" is not known statically")
+	case strings.Contains(first.Value, "/"):
+		seg.ProgramPath = first.Value
+		seg.Program = path.Base(first.Value)
+	default:
+		seg.Program = first.Value
+	}
+	if seg.ProgramPath == "" && seg.Program != "" && w.funcs[seg.Program] {
+		seg.FunctionCall = true
+	}
+	spec := w.p.cat.program(seg.Program)
+	if seg.FunctionCall {
+		spec = nil
+	}
+	sc := scan(words, spec)
+	w.views(seg, words, spec, sc)
+	if spec == nil {
+		return
+	}
+	for _, f := range spec.Findings {
+		for _, when := range f.When {
+			if (when == "*" && len(sc.operands) > 0) || sc.hasOption(when) || sc.hasWord(words, when) {
+				seg.addFinding(f.Code, f.Message)
+				break
+			}
+		}
+	}
+	w.writes(seg, words, spec, sc)
+	if spec.ChangesDir {
+		w.chdir(words, sc, c)
+	}
+	for _, t := range spec.Taints {
+		if t == "*" {
+			for _, i := range sc.operands {
+				w.tainted[words[i].Value] = true
+			}
+			continue
+		}
+		for _, v := range sc.values[t] {
+			w.tainted[v.Value] = true
+		}
+	}
+	for _, opt := range spec.scriptOptions() {
+		for _, v := range sc.values[opt] {
+			w.scriptWord(v, seg, seg.Program+" "+opt, c, false)
+		}
+	}
+	switch {
+	case spec.Wrapper != nil:
+		w.wrapper(seg, words, spec, c, stdinLit)
+	case spec.Shell != nil:
+		w.shell(seg, words, spec, c, stdinLit)
+	case spec.Git != nil:
+		w.git(seg, words, spec, sc, c)
+	}
+	if spec.InlineCode != nil {
+		w.inlineCode(seg, words, spec, sc, c, stdinLit)
+	}
+	if len(spec.ExecActions) > 0 {
+		w.execActions(seg, words, spec, c)
+	}
+	for _, idx := range spec.ScriptOperands {
+		if idx < len(sc.operands) {
+			v := words[sc.operands[idx]]
+			if v.Dynamic || (v.Value != "-" && v.Value != "") {
+				w.scriptWord(v.Word, seg, seg.Program, c, true)
+			}
+		}
+	}
+	if spec.ScriptArgs && len(words) > 1 {
+		var parts []string
+		dynamic := false
+		for _, wd := range words[1:] {
+			parts = append(parts, wd.Value)
+			dynamic = dynamic || wd.Dynamic
+		}
+		w.scriptWord(Word{Value: strings.Join(parts, " "), Dynamic: dynamic}, seg, seg.Program, c, true)
+		seg.Transparent = true
+	}
+	if spec.SourceFile && len(sc.operands) > 0 {
+		w.scriptFile(seg, words[sc.operands[0]:], seg.Program, c)
+	}
+}
+
+// scriptOptions returns the options whose value is a shell script.
+func (p *ProgramSpec) scriptOptions() []string {
+	if p.Wrapper != nil {
+		return nil // wrappers handle their own script options
+	}
+	return p.ScriptOptions
+}
+
+// posixOptions reports whether option parsing stops at the first operand.
+func (p *ProgramSpec) posixOptions() bool {
+	return p != nil && (p.Wrapper != nil || p.Shell != nil)
+}
+
+// scanResult is argv read with the program's option arity: options (split,
+// canonical), option values, and operand indexes.
+type scanResult struct {
+	options  []string
+	values   map[string][]Word
+	operands []int
+}
+
+func (s *scanResult) hasOption(opt string) bool { return contains(s.options, opt) }
+
+func (s *scanResult) hasWord(words []wordInfo, v string) bool {
+	for _, wd := range words[1:] {
+		if !wd.Dynamic && wd.Value == v {
+			return true
+		}
+	}
+	return false
+}
+
+func isOption(v string) bool { return len(v) > 1 && v[0] == '-' }
+
+// optionNames splits one option word into option names. It returns the
+// names, the value attached to the last one (--x=y, -ovalue) and whether
+// one was attached.
+func optionNames(v string, spec *ProgramSpec) ([]string, string, bool) {
+	if strings.HasPrefix(v, "--") || (spec != nil && spec.LongSingleDash) {
+		name, val, ok := strings.Cut(v, "=")
+		return []string{name}, val, ok
+	}
+	var names []string
+	for i := 1; i < len(v); i++ {
+		opt := "-" + v[i:i+1]
+		names = append(names, opt)
+		if spec.takesValue(opt) && i+1 < len(v) {
+			return names, v[i+1:], true
+		}
+	}
+	return names, "", false
+}
+
+// scan reads argv with known option arity (options of unknown arity take no
+// value), GNU style: options may follow operands until "--".
+func scan(words []wordInfo, spec *ProgramSpec) *scanResult {
+	s := &scanResult{values: map[string][]Word{}}
+	endOpts := false
+	for i := 1; i < len(words); i++ {
+		wd := words[i]
+		if wd.Dynamic {
+			s.operands = append(s.operands, i)
+			continue
+		}
+		if !endOpts && wd.Value == "--" {
+			endOpts = true
+			continue
+		}
+		if endOpts || !isOption(wd.Value) {
+			s.operands = append(s.operands, i)
+			// Wrappers and shells stop at their first operand: what follows
+			// belongs to the command they run.
+			endOpts = endOpts || spec.posixOptions()
+			continue
+		}
+		names, val, attached := optionNames(wd.Value, spec)
+		for _, n := range names {
+			s.options = append(s.options, spec.canonicalOption(n))
+		}
+		last := names[len(names)-1]
+		switch {
+		case attached:
+			s.values[last] = append(s.values[last], Word{Value: val})
+		case spec.takesValue(last) && i+1 < len(words):
+			i++
+			s.values[last] = append(s.values[last], words[i].Word)
+		}
+	}
+	return s
+}
+
+// maxPathVariants bounds the readings of argv kept when options of unknown
+// arity may or may not take a value.
+const maxPathVariants = 8
+
+// views fills Options, Path, AltPaths and PathComplete.
+func (w *walker) views(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scanResult) {
+	seg.Options = uniqueSorted(sc.options)
+	if seg.Program == "" {
+		seg.Path = []string{}
+		return
+	}
+	type variant struct {
+		path []string
+		skip bool
+	}
+	variants := []*variant{{path: []string{seg.Program}}}
+	complete := true
+	endOpts := false
+	for i := 1; i < len(words); i++ {
+		wd := words[i]
+		if wd.Dynamic {
+			complete = false
+			continue
+		}
+		if !endOpts && wd.Value == "--" {
+			endOpts = true
+			continue
+		}
+		if !endOpts && isOption(wd.Value) {
+			names, _, attached := optionNames(wd.Value, spec)
+			last := names[len(names)-1]
+			if attached {
+				continue
+			}
+			if spec.takesValue(last) {
+				i++
+				continue
+			}
+			if spec == nil && i+1 < len(words) && !words[i+1].Dynamic && !isOption(words[i+1].Value) && words[i+1].Value != "--" {
+				n := len(variants)
+				for _, v := range variants[:n] {
+					if len(variants) >= maxPathVariants {
+						break
+					}
+					variants = append(variants, &variant{path: append([]string(nil), v.path...), skip: true})
+				}
+			}
+			continue
+		}
+		endOpts = endOpts || spec.posixOptions()
+		if !complete {
+			continue
+		}
+		for _, v := range variants {
+			if v.skip {
+				v.skip = false
+				continue
+			}
+			v.path = append(v.path, wd.Value)
+		}
+	}
+	seg.Path = variants[0].path
+	seg.PathComplete = complete
+	for _, v := range variants[1:] {
+		if !equalStrings(v.path, seg.Path) {
+			seg.AltPaths = append(seg.AltPaths, v.path)
+		}
+	}
+}
+
+func equalStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func uniqueSorted(list []string) []string {
+	out := []string{}
+	seen := map[string]bool{}
+	for _, s := range list {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// writes records files the program writes through its arguments.
+func (w *walker) writes(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scanResult) {
+	ws := spec.Writes
+	if ws == nil {
+		return
+	}
+	for _, opt := range ws.Options {
+		seg.Writes = append(seg.Writes, sc.values[opt]...)
+	}
+	operands := sc.operands
+	if spec.InlineCode != nil && spec.InlineCode.Operand && len(operands) > 0 {
+		codeGiven := false
+		for _, o := range append(append([]string{}, spec.InlineCode.Options...), spec.InlineCode.FileOptions...) {
+			codeGiven = codeGiven || len(sc.values[o]) > 0
+		}
+		if !codeGiven {
+			operands = operands[1:]
+		}
+	}
+	for _, i := range operands {
+		for _, p := range ws.Prefixes {
+			if v := words[i]; strings.HasPrefix(v.Value, p) {
+				seg.Writes = append(seg.Writes, Word{Value: strings.TrimPrefix(v.Value, p), Dynamic: v.Dynamic})
+			}
+		}
+	}
+	if ws.Operands == "" {
+		return
+	}
+	if len(ws.When) > 0 {
+		found := false
+		for _, opt := range ws.When {
+			found = found || sc.hasOption(opt)
+		}
+		if !found {
+			return
+		}
+	}
+	if ws.Skip < len(operands) {
+		operands = operands[ws.Skip:]
+	} else {
+		operands = nil
+	}
+	switch ws.Operands {
+	case "all":
+		for _, i := range operands {
+			seg.Writes = append(seg.Writes, words[i].Word)
+		}
+	case "last":
+		if len(operands) >= 2 {
+			seg.Writes = append(seg.Writes, words[operands[len(operands)-1]].Word)
+		}
+	}
+}
+
+// chdir updates the directory state after cd, pushd or popd.
+func (w *walker) chdir(words []wordInfo, sc *scanResult, c *ctx) {
+	c.cwd.changes++
+	if len(sc.operands) == 0 {
+		if words[0].Value == "popd" {
+			c.cwd.unknown = true
+			return
+		}
+		if w.p.home == "" {
+			c.cwd.unknown = true
+			return
+		}
+		c.cwd.dirs = append(c.cwd.dirs, w.p.home)
+		return
+	}
+	v := words[sc.operands[0]]
+	if v.Dynamic || v.Value == "-" || strings.HasPrefix(v.Value, "+") || words[0].Value == "popd" {
+		c.cwd.unknown = true
+		return
+	}
+	c.cwd.dirs = append(c.cwd.dirs, v.Value)
+}

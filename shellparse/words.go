@@ -1,0 +1,176 @@
+package shellparse
+
+import (
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/pattern"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// maxBraceWords bounds brace expansion ({1..100000}); beyond it the word is
+// reported instead of expanded.
+const maxBraceWords = 1024
+
+// wordInfo is one field a shell word expands to.
+type wordInfo struct {
+	Word
+	// glob is set when the unquoted word has pattern characters, so bash
+	// may replace it with file names.
+	glob bool
+	// quoted is set when the word is entirely inside quotes: a dynamic
+	// quoted word is one field, never zero or several.
+	quoted bool
+	// raw is the word as written in the source.
+	raw string
+}
+
+// fields expands word into the fields bash would produce, as far as this can
+// be known statically: brace expansion and quote removal are done; any
+// parameter, command or arithmetic expansion makes the field dynamic.
+func (w *walker) fields(word *syntax.Word) ([]wordInfo, bool) {
+	if word == nil {
+		return nil, true
+	}
+	raw := w.raw(word)
+	if !syntax.SplitBraces(word) {
+		f := w.field(word)
+		f.raw = raw
+		return []wordInfo{f}, true
+	}
+	var out []wordInfo
+	for x, err := range expand.BracesSeq(nil, word) {
+		if err != nil || len(out) >= maxBraceWords {
+			return []wordInfo{{Word: Word{Value: raw, Dynamic: true}, raw: raw}}, false
+		}
+		f := w.field(x)
+		f.raw = raw
+		if f.Dynamic {
+			f.Value = raw
+		}
+		out = append(out, f)
+	}
+	return out, true
+}
+
+// field evaluates a word without brace expansion.
+func (w *walker) field(word *syntax.Word) wordInfo {
+	info := wordInfo{quoted: len(word.Parts) > 0}
+	static := true
+	for i, part := range word.Parts {
+		switch p := part.(type) {
+		case *syntax.Lit:
+			info.quoted = false
+			if pattern.HasMeta(p.Value, 0) {
+				info.glob = true
+			}
+			if i == 0 && strings.HasPrefix(p.Value, "~") {
+				name, _, _ := strings.Cut(p.Value[1:], "/")
+				if name != "" || w.p.home == "" {
+					static = false // ~user, ~+, ~- or no known home
+				}
+			}
+		case *syntax.SglQuoted:
+		case *syntax.DblQuoted:
+			for _, dp := range p.Parts {
+				if _, ok := dp.(*syntax.Lit); !ok {
+					static = false
+				}
+			}
+		case *syntax.ExtGlob:
+			info.quoted = false
+			info.glob = true
+		default:
+			info.quoted = false
+			static = false
+		}
+	}
+	if !static {
+		info.Value = w.raw(word)
+		info.Dynamic = true
+		return info
+	}
+	if info.glob {
+		// Keep the pattern as written; its expansion depends on the file
+		// system at run time.
+		info.Value = w.raw(word)
+		info.Dynamic = true
+		return info
+	}
+	// Fields does bash's quote removal; a static word gives one field (or
+	// none for an unquoted empty word).
+	fs, err := expand.Fields(w.p.expandCfg, word)
+	if err != nil || len(fs) > 1 {
+		info.Value = w.raw(word)
+		info.Dynamic = true
+		return info
+	}
+	if len(fs) == 1 {
+		info.Value = fs[0]
+	}
+	return info
+}
+
+// literal returns the value of a word that is never split or brace-expanded:
+// assignment values, redirection targets, here-document bodies.
+func (w *walker) literal(word *syntax.Word) Word {
+	if word == nil {
+		return Word{}
+	}
+	return w.field(word).Word
+}
+
+// document returns the text of a here-document body, which undergoes
+// expansions but neither quote removal nor globbing.
+func (w *walker) document(word *syntax.Word) Word {
+	for _, part := range word.Parts {
+		if _, ok := part.(*syntax.Lit); !ok {
+			return Word{Value: w.raw(word), Dynamic: true}
+		}
+	}
+	v, err := expand.Document(w.p.expandCfg, word)
+	if err != nil {
+		return Word{Value: w.raw(word), Dynamic: true}
+	}
+	return Word{Value: v}
+}
+
+// raw returns the source text of a node.
+func (w *walker) raw(n syntax.Node) string {
+	if n == nil {
+		return ""
+	}
+	start, end := int(n.Pos().Offset()), int(n.End().Offset())
+	if start < 0 || end > len(w.src) || start > end {
+		return ""
+	}
+	return w.src[start:end]
+}
+
+// isInteger reports whether s is an integer literal as arithmetic accepts it.
+func isInteger(s string) bool {
+	s = strings.TrimSpace(s)
+	s = strings.TrimPrefix(strings.TrimPrefix(s, "-"), "+")
+	if s == "" {
+		return false
+	}
+	_, err := strconv.ParseInt(s, 0, 64)
+	return err == nil
+}
+
+// isName reports whether s is a valid shell variable name.
+func isName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if r == '_' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (i > 0 && r >= '0' && r <= '9') {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }

@@ -172,6 +172,21 @@ func (p *Policies) Catalogue() (*shellparse.Catalogue, error) {
 	return &c, nil
 }
 
+// Aliases returns data.gate.tools.aliases inverted: alias → tool.
+func (p *Policies) Aliases() (map[string]string, error) {
+	byTool := map[string][]string{}
+	if err := p.decode([]string{"gate", "tools", "aliases"}, &byTool); err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for tool, names := range byTool {
+		for _, n := range names {
+			out[n] = tool
+		}
+	}
+	return out, nil
+}
+
 // Equivalents returns data.gate.equivalents.
 func (p *Policies) Equivalents() (map[string][]string, error) {
 	eq := map[string][]string{}
@@ -242,6 +257,10 @@ func NewWithPolicies(ctx context.Context, opts Options, pol *Policies) (*Engine,
 	if err != nil {
 		return nil, err
 	}
+	aliases, err := pol.Aliases()
+	if err != nil {
+		return nil, err
+	}
 	parser := shellparse.NewParser(cat, shellparse.WithHome(home))
 	protected := map[string]string{}
 	for p, why := range opts.Protected {
@@ -257,7 +276,7 @@ func NewWithPolicies(ctx context.Context, opts Options, pol *Policies) (*Engine,
 		}
 		protected[abs] = why
 	}
-	idx := buildIndex(opts.Settings, parser, eq, protected)
+	idx := buildIndex(opts.Settings, parser, aliases, eq, protected)
 	e := &Engine{
 		parser:   parser,
 		resolver: resolver,
@@ -363,11 +382,7 @@ func (e *Engine) Decide(ctx context.Context, call Call) (Decision, error) {
 
 // Evaluate evaluates the policies on an input.
 func (e *Engine) Evaluate(ctx context.Context, in *Input) Decision {
-	bs, err := json.Marshal(in)
-	if err != nil {
-		return DenyWith(CodeInternal, "cannot encode the policy input: "+err.Error())
-	}
-	val, err := ast.ValueFromReader(bytes.NewReader(bs))
+	val, err := inputValue(in)
 	if err != nil {
 		return DenyWith(CodeInternal, "cannot encode the policy input: "+err.Error())
 	}

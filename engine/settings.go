@@ -43,11 +43,16 @@ func (s *Settings) Validate() error {
 
 // listIndex is one settings list as the policies see it under
 // data.gate.settings.<list>. Go only parses the Tool(argument) grammar and
-// indexes entries so that policies look them up instead of scanning; what the
-// entries mean is decided in Rego.
+// files entries by tool and key so that policies look them up instead of
+// scanning; what the entries mean is decided in Rego. Tool names are
+// canonical (ShellTool entries are filed under run_shell_command).
 type listIndex struct {
+	// Count is the number of entries.
+	Count int `json:"count"`
 	// Tools holds the tool name of every entry (before "(" or bare).
 	Tools map[string]bool `json:"tools"`
+	// WithArgs holds the tools that have entries with an argument.
+	WithArgs map[string]bool `json:"with_args"`
 	// Names holds bare entries (run_shell_command, ShellTool, read_file).
 	Names map[string]bool `json:"names"`
 	// Args maps tool → literal key → entries. The key is the argument's words
@@ -65,17 +70,19 @@ type listIndex struct {
 type pathEntry struct {
 	Entry   string   `json:"entry"`
 	Options []string `json:"options"`
-	Target  string   `json:"target,omitempty"`
+	// Target is set for equivalents: the command this one is equivalent to.
+	Target string `json:"target,omitempty"`
 }
 
 // index is data.gate.settings.
 type index struct {
-	ApprovalMode string                 `json:"approval_mode"`
-	Core         *listIndex             `json:"core"`
-	Exclude      *listIndex             `json:"exclude"`
-	Allowed      *listIndex             `json:"allowed"`
-	Equivalents  map[string][]pathEntry `json:"equivalents"`
-	Protected    map[string]string      `json:"protected"`
+	ApprovalMode string     `json:"approval_mode"`
+	Core         *listIndex `json:"core"`
+	Exclude      *listIndex `json:"exclude"`
+	Allowed      *listIndex `json:"allowed"`
+	// Equivalents files data.gate.equivalents by path key, like exclude.
+	Equivalents map[string][]pathEntry `json:"equivalents"`
+	Protected   map[string]string      `json:"protected"`
 
 	maxWords int // longest literal key, in words
 	maxPath  int // longest path key, in words
@@ -84,6 +91,7 @@ type index struct {
 func newListIndex() *listIndex {
 	return &listIndex{
 		Tools:    map[string]bool{},
+		WithArgs: map[string]bool{},
 		Names:    map[string]bool{},
 		Args:     map[string]map[string][]string{},
 		Paths:    map[string]map[string][]pathEntry{},
@@ -104,11 +112,14 @@ func splitEntry(entry string) (tool, arg string, hasArg, ok bool) {
 	return entry[:open], entry[open+1 : len(entry)-1], true, true
 }
 
-func buildIndex(s Settings, p *shellparse.Parser, equivalents map[string][]string, protected map[string]string) *index {
+// buildIndex builds data.gate.settings. Entries are filed under the tool
+// their name is an alias of (aliases maps alias to tool, from
+// data.gate.tools.aliases); other names stay as written, matching nothing.
+func buildIndex(s Settings, p *shellparse.Parser, aliases map[string]string, equivalents map[string][]string, protected map[string]string) *index {
 	idx := &index{ApprovalMode: s.ApprovalMode, Equivalents: map[string][]pathEntry{}, Protected: map[string]string{}}
-	idx.Core = idx.list(s.Core, p)
-	idx.Exclude = idx.list(s.Exclude, p)
-	idx.Allowed = idx.list(s.Allowed, p)
+	idx.Core = idx.list(s.Core, p, aliases)
+	idx.Exclude = idx.list(s.Exclude, p, aliases)
+	idx.Allowed = idx.list(s.Allowed, p, aliases)
 	targets := make([]string, 0, len(equivalents))
 	for t := range equivalents {
 		targets = append(targets, t)
@@ -131,18 +142,23 @@ func buildIndex(s Settings, p *shellparse.Parser, equivalents map[string][]strin
 	return idx
 }
 
-func (idx *index) list(entries []string, p *shellparse.Parser) *listIndex {
+func (idx *index) list(entries []string, p *shellparse.Parser, aliases map[string]string) *listIndex {
 	li := newListIndex()
 	for _, entry := range entries {
 		tool, arg, hasArg, ok := splitEntry(entry)
 		if !ok {
 			continue
 		}
+		if canonical, ok := aliases[tool]; ok {
+			tool = canonical
+		}
+		li.Count++
 		li.Tools[tool] = true
 		if !hasArg {
 			li.Names[tool] = true
 			continue
 		}
+		li.WithArgs[tool] = true
 		key := literalKey(arg, p)
 		if li.Args[tool] == nil {
 			li.Args[tool] = map[string][]string{}

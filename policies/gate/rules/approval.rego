@@ -7,10 +7,6 @@
 #   edits; yolo asks nothing the policy itself does not ask.
 package gate.rules.approval
 
-import data.gate.lib
-
-_mode := lib.settings.approval_mode
-
 # METADATA
 # title: shell command needs approval
 # custom:
@@ -19,9 +15,10 @@ ask contains {
 	"code": "approval_required",
 	"message": "Approval mode 'default': the command is not covered by tools.allowed",
 } if {
-	_mode == "default"
+	data.gate.settings.approval_mode == "default"
 	input.tool == "run_shell_command"
-	not _allowed_command
+	not data.gate.settings.allowed.names.run_shell_command
+	not _covered
 }
 
 # METADATA
@@ -32,20 +29,32 @@ ask contains {
 	"code": "approval_required",
 	"message": sprintf("Approval mode 'default': %s changes files", [input.tool]),
 } if {
-	_mode == "default"
-	input.tool in lib.edit_tools
+	data.gate.settings.approval_mode == "default"
+	input.tool in {"write_file", "edit"}
 }
 
-_allowed_command if lib.names_tool(lib.settings.allowed, "run_shell_command")
-
-_allowed_command if {
+# Every segment is covered by tools.allowed, and none has a finding.
+_covered if {
 	count(input.shell.segments) > 0
 	every seg in input.shell.segments {
-		_allowed_segment(seg)
 		count(seg.findings) == 0
+		_allowed[seg.id]
 	}
 }
 
-_allowed_segment(seg) if not lib.judged(seg)
+# Segments that need no approval. A complete rule, computed once.
+_allowed := {seg.id |
+	some seg in input.shell.segments
+	_allowed_segment(seg)
+}
 
-_allowed_segment(seg) if lib.listed(lib.settings.allowed, seg)
+_allowed_segment(seg) if seg.kind == "assignment"
+
+_allowed_segment(seg) if seg.transparent
+
+_allowed_segment(seg) if seg.function_call
+
+_allowed_segment(seg) if {
+	some key in seg.keys
+	data.gate.settings.allowed.args.run_shell_command[key]
+}

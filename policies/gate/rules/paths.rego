@@ -8,19 +8,6 @@
 #   confined to the root; a shell command writing outside it asks.
 package gate.rules.paths
 
-import data.gate.lib
-
-_shell := input.tool == "run_shell_command"
-
-_writes contains p if {
-	some p in input.paths
-	p.access == "write"
-}
-
-_why(key) := data.gate.paths.deny[key]
-
-_why(key) := lib.settings.protected[key]
-
 # METADATA
 # title: protected path
 # custom:
@@ -30,10 +17,15 @@ deny contains {
 	"message": sprintf("Writing %s is not allowed: %s", [p.raw, why]),
 	"path": p.resolved,
 } if {
-	some p in _writes
+	some p in input.paths
+	p.access == "write"
 	some key in p.keys
-	why := _why(key)
+	why := _protected(key)
 }
+
+_protected(key) := data.gate.paths.deny[key]
+
+_protected(key) := data.gate.settings.protected[key]
 
 # METADATA
 # title: path that runs code later
@@ -44,7 +36,8 @@ ask contains {
 	"message": sprintf("Writing %s needs approval: %s", [p.raw, why]),
 	"path": p.resolved,
 } if {
-	some p in _writes
+	some p in input.paths
+	p.access == "write"
 	some key in p.keys
 	why := data.gate.paths.ask[key]
 }
@@ -58,8 +51,8 @@ deny contains {
 	"message": sprintf("Path %s is outside the workspace root %s", [p.raw, input.root]),
 	"path": p.resolved,
 } if {
-	not _shell
 	some p in input.paths
+	input.tool != "run_shell_command"
 	not p.inside_root
 }
 
@@ -72,8 +65,9 @@ ask contains {
 	"message": sprintf("Command writes %s, outside the workspace root %s", [p.raw, input.root]),
 	"path": p.resolved,
 } if {
-	_shell
-	some p in _writes
+	some p in input.paths
+	input.tool == "run_shell_command"
+	p.access == "write"
 	not p.dynamic
 	not p.inside_root
 	not _writable_outside(p)
@@ -92,6 +86,7 @@ ask contains {
 	"code": "path_unknown",
 	"message": sprintf("Command writes to %s, which is only known at run time", [p.raw]),
 } if {
-	some p in _writes
+	some p in input.paths
+	p.access == "write"
 	p.dynamic
 }

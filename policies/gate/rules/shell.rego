@@ -8,34 +8,26 @@
 #   match. Beyond the reference, segments that cannot be proven safe are denied
 #   whenever a restriction applies, and commands with the same effect as an
 #   excluded one ask.
+#
+#   Entries are looked up, never scanned: Go files them by key in
+#   data.gate.settings and hands each segment its candidate keys (keys,
+#   path_keys, uncertain_keys), so the cost does not grow with the lists.
 package gate.rules.shell
 
-import data.gate.lib
-
-_settings := lib.settings
-
-_aliases := lib.tool_aliases.run_shell_command
-
-_segments := input.shell.segments if input.tool == "run_shell_command"
-
 # METADATA
-# description: A bare run_shell_command or ShellTool in tools.core allows every command.
-wildcard if lib.names_tool(_settings.core, "run_shell_command")
+# description: A bare run_shell_command (or alias) in tools.core allows every command.
+wildcard if data.gate.settings.core.names.run_shell_command
 
 # METADATA
 # description: tools.core lists specific commands, so it is an allowlist.
 allowlist if {
 	not wildcard
-	some name in _aliases
-	count(object.get(_settings.core.args, name, {})) > 0
+	data.gate.settings.core.with_args.run_shell_command
 }
 
 # METADATA
 # description: tools.exclude lists specific commands.
-excluding if {
-	some name in _aliases
-	count(object.get(_settings.exclude.paths, name, {})) > 0
-}
+excluding if data.gate.settings.exclude.with_args.run_shell_command
 
 # METADATA
 # description: Some restriction applies to the shell, so unprovable segments are denied.
@@ -59,72 +51,86 @@ _position(err) := sprintf("%d:%d: %s", [err.line, err.col, err.message]) if err.
 
 _position(err) := err.message if not err.line > 0
 
-# Segments matching an exclude entry: the entry's words (program and operands)
-# are a prefix of the segment's path and its options are all present.
-_excluded contains [seg.id, entry.entry] if {
-	some seg in _segments
-	some name in _aliases
-	some key in seg.path_keys
-	some entry in _settings.exclude.paths[name][key]
-	lib.has_options(seg, entry.options)
-}
-
 # METADATA
 # title: command excluded
+# description: |
+#   A segment matches an exclude entry when the entry's words (program and
+#   operands) are a prefix of the segment's path and all its options are present.
 # custom:
 #   code: command_excluded
 deny contains {
 	"code": "command_excluded",
-	"message": sprintf("Command '%s' is blocked by configuration", [lib.text(seg)]),
-	"segment": id,
-	"entry": entry,
+	"message": sprintf("Command '%s' is blocked by configuration", [concat(" ", seg.argv)]),
+	"segment": seg.id,
+	"entry": entry.entry,
 } if {
-	some [id, entry] in _excluded
-	seg := _segments[id]
-}
-
-# Segments that may match an exclude entry once run-time values are known: the
-# known part of the path is a proper prefix of an entry's, or options the entry
-# needs may come from dynamic words.
-_uncertain contains [seg.id, entry] if {
-	some seg in _segments
-	some name in _aliases
-	some key in seg.uncertain_keys
-	some entry in _settings.exclude.prefixes[name][key]
-}
-
-_uncertain contains [seg.id, entry.entry] if {
-	some seg in _segments
-	count(seg.dynamic) > 0
-	some name in _aliases
+	input.tool == "run_shell_command"
+	some seg in input.shell.segments
 	some key in seg.path_keys
-	some entry in _settings.exclude.paths[name][key]
-	not lib.has_options(seg, entry.options)
+	some entry in data.gate.settings.exclude.paths.run_shell_command[key]
+	every option in entry.options {
+		option in seg.options
+	}
 }
 
 # METADATA
 # title: command may be excluded
+# description: |
+#   The known part of a segment's path, cut short by a dynamic word, is a
+#   proper prefix of an exclude entry's: the entry may match at run time.
 # custom:
 #   code: command_unprovable
-deny contains {
+deny contains _uncertain(seg, entry) if {
+	input.tool == "run_shell_command"
+	some seg in input.shell.segments
+	some key in seg.uncertain_keys
+	some entry in data.gate.settings.exclude.prefixes.run_shell_command[key]
+}
+
+# METADATA
+# title: options may come from dynamic words
+# description: A segment matches an exclude entry's path, and the options it lacks may come from dynamic words.
+# custom:
+#   code: command_unprovable
+deny contains _uncertain(seg, entry.entry) if {
+	input.tool == "run_shell_command"
+	some seg in input.shell.segments
+	seg.dynamic[_]
+	some key in seg.path_keys
+	some entry in data.gate.settings.exclude.paths.run_shell_command[key]
+	some option in entry.options
+	not option in seg.options
+}
+
+_uncertain(seg, entry) := {
 	"code": "command_unprovable",
 	"message": sprintf(
 		"Command '%s' cannot be proven not to run %s, which is blocked by configuration: part of it is only known at run time",
-		[lib.text(seg), entry],
+		[concat(" ", seg.argv), entry],
 	),
-	"segment": id,
+	"segment": seg.id,
 	"entry": entry,
-} if {
-	some [id, entry] in _uncertain
-	not _excluded[[id, entry]]
-	seg := _segments[id]
 }
 
+# Segments an allowlist entry matches: its argument is a word-boundary prefix
+# of argv.
+_listed := {seg.id |
+	some seg in input.shell.segments
+	some key in seg.keys
+	data.gate.settings.core.args.run_shell_command[key]
+}
+
+# Segments not in the allowlist. Assignments, transparent wrappers (their
+# inner commands are checked) and calls of functions defined in the same
+# command (their bodies are checked) need no entry of their own.
 _not_allowed contains seg if {
+	input.tool == "run_shell_command"
 	allowlist
-	some seg in _segments
-	lib.judged(seg)
-	not lib.listed(_settings.core, seg)
+	some seg in input.shell.segments
+	not _listed[seg.id]
+	seg.kind != "assignment"
+	not seg.transparent
+	not seg.function_call
 }
 
 # METADATA
@@ -135,13 +141,11 @@ deny contains {
 	"code": "command_not_allowed",
 	"message": sprintf(
 		"Command(s) not in the allowed commands list. Disallowed commands: %s",
-		[concat(", ", [sprintf("%q", [lib.text(seg)]) | some seg in _not_allowed])],
+		[concat(", ", [sprintf("%q", [concat(" ", seg.argv)]) | some seg in _not_allowed])],
 	),
 } if {
 	count(_not_allowed) > 0
 }
-
-_effect(code) := object.get(data.gate.findings, code, "deny")
 
 # METADATA
 # title: unprovable segment
@@ -150,14 +154,15 @@ _effect(code) := object.get(data.gate.findings, code, "deny")
 #   code: command_unprovable
 deny contains {
 	"code": "command_unprovable",
-	"message": sprintf("Command '%s' cannot be checked: %s", [lib.text(seg), finding.message]),
+	"message": sprintf("Command '%s' cannot be checked: %s", [concat(" ", seg.argv), finding.message]),
 	"segment": seg.id,
 	"finding": finding.code,
 } if {
-	restricted
-	some seg in _segments
+	input.tool == "run_shell_command"
+	some seg in input.shell.segments
 	some finding in seg.findings
-	_effect(finding.code) == "deny"
+	restricted
+	object.get(data.gate.findings, finding.code, "deny") == "deny"
 }
 
 # METADATA
@@ -166,14 +171,15 @@ deny contains {
 #   code: command_review
 ask contains {
 	"code": "command_review",
-	"message": sprintf("Command '%s' needs review: %s", [lib.text(seg), finding.message]),
+	"message": sprintf("Command '%s' needs review: %s", [concat(" ", seg.argv), finding.message]),
 	"segment": seg.id,
 	"finding": finding.code,
 } if {
-	restricted
-	some seg in _segments
+	input.tool == "run_shell_command"
+	some seg in input.shell.segments
 	some finding in seg.findings
-	_effect(finding.code) == "ask"
+	restricted
+	data.gate.findings[finding.code] == "ask"
 }
 
 # METADATA
@@ -184,19 +190,17 @@ ask contains {
 	"code": "command_equivalent",
 	"message": sprintf(
 		"Command '%s' has the same effect as '%s', which is blocked by configuration",
-		[lib.text(seg), equivalent.target],
+		[concat(" ", seg.argv), equivalent.target],
 	),
 	"segment": seg.id,
+	"entry": equivalent.entry,
 } if {
-	excluding
-	some seg in _segments
+	input.tool == "run_shell_command"
+	some seg in input.shell.segments
 	some key in seg.path_keys
-	some equivalent in _settings.equivalents[key]
-	lib.has_options(seg, equivalent.options)
-	_target_excluded(equivalent.target)
-}
-
-_target_excluded(target) if {
-	some name in _aliases
-	_settings.exclude.paths[name][target]
+	some equivalent in data.gate.settings.equivalents[key]
+	data.gate.settings.exclude.paths.run_shell_command[equivalent.target]
+	every option in equivalent.options {
+		option in seg.options
+	}
 }

@@ -3,17 +3,17 @@
 # description: |
 #   Which tools exist. A non-empty tools.core lists the tools that exist
 #   (run_shell_command(...) entries enable the shell tool); a bare tool name in
-#   tools.exclude removes it.
+#   tools.exclude removes it. Tool names are canonical here: the settings index
+#   (data.gate.settings) files each entry under the tool its name is an alias of
+#   (data.gate.tools.aliases).
 package gate.rules.tools
-
-import data.gate.lib
 
 # METADATA
 # title: unknown tool
 # custom:
 #   code: tool_unknown
 deny contains {"code": "tool_unknown", "message": sprintf("Tool %q is not a tool gate knows.", [input.tool])} if {
-	not lib.tool_aliases[input.tool]
+	not data.gate.tools.aliases[input.tool]
 }
 
 # METADATA
@@ -24,9 +24,9 @@ deny contains {
 	"code": "tool_not_enabled",
 	"message": sprintf("Tool %q is not enabled: tools.core does not list it.", [input.tool]),
 } if {
-	lib.tool_aliases[input.tool]
-	count(lib.settings.core.tools) > 0
-	not _core_lists(input.tool)
+	data.gate.settings.core.count > 0
+	not data.gate.settings.core.tools[input.tool]
+	data.gate.tools.aliases[input.tool]
 }
 
 # METADATA
@@ -35,7 +35,7 @@ deny contains {
 #   code: shell_disabled
 deny contains {"code": "shell_disabled", "message": "Shell tool is globally disabled in configuration"} if {
 	input.tool == "run_shell_command"
-	lib.names_tool(lib.settings.exclude, input.tool)
+	data.gate.settings.exclude.names.run_shell_command
 }
 
 # METADATA
@@ -47,10 +47,5 @@ deny contains {
 	"message": sprintf("Tool %q is disabled in configuration (tools.exclude).", [input.tool]),
 } if {
 	input.tool != "run_shell_command"
-	lib.names_tool(lib.settings.exclude, input.tool)
-}
-
-_core_lists(tool) if {
-	some name in lib.tool_aliases[tool]
-	lib.settings.core.tools[name]
+	data.gate.settings.exclude.names[input.tool]
 }

@@ -1,0 +1,65 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"testing"
+)
+
+// Benchmark commands: one segment, and a realistic chain of ten with pipes,
+// substitutions, a process substitution and a background job.
+const (
+	benchOneSegment = "git status --short"
+	benchTenSegment = "cd src && git status --short | grep -v test > /tmp/s.txt; " +
+		"echo \"$(date +%s)\" && diff <(ls a) <(ls b) || make build & wc -l out.txt"
+)
+
+// benchSettings returns settings with n entries in both tools.core and
+// tools.exclude; the entries that match the benchmark commands come last.
+func benchSettings(n int) Settings {
+	s := Settings{ApprovalMode: ApprovalYolo}
+	for i := 0; i < n-1; i++ {
+		s.Core = append(s.Core, fmt.Sprintf("run_shell_command(tool%d sub%d)", i, i))
+		s.Exclude = append(s.Exclude, fmt.Sprintf("run_shell_command(prog%d --flag%d)", i, i))
+	}
+	s.Core = append(s.Core, "run_shell_command(git status)", "run_shell_command(cd)", "run_shell_command(grep)",
+		"run_shell_command(echo)", "run_shell_command(date)", "run_shell_command(diff)", "run_shell_command(ls)",
+		"run_shell_command(make)", "run_shell_command(wc)")
+	s.Exclude = append(s.Exclude, "run_shell_command(git push)")
+	return s
+}
+
+func benchDecide(b *testing.B, n int, command string) {
+	ctx := context.Background()
+	e, err := New(ctx, Options{Settings: benchSettings(n), Root: b.TempDir()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	call := Call{Tool: ToolShell, Args: map[string]any{"command": command}}
+	d, err := e.Decide(ctx, call)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if d.Decision == Deny {
+		b.Fatalf("benchmark command denied: %+v", d)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := e.Decide(ctx, call); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkDecide measures one decision (parse, input, evaluation) in
+// process: go test ./engine -run '^$' -bench Decide -benchmem
+func BenchmarkDecide(b *testing.B) {
+	for _, n := range []int{10, 1000, 10000} {
+		for _, c := range []struct {
+			name, command string
+		}{{"1seg", benchOneSegment}, {"10seg", benchTenSegment}} {
+			b.Run(fmt.Sprintf("%s/entries=%d", c.name, n), func(b *testing.B) { benchDecide(b, n, c.command) })
+		}
+	}
+}

@@ -130,6 +130,9 @@ func LoadPolicies(dirs []string) (*Policies, error) {
 			return nil, errorf(CodeBadPolicy, "loading policies", err)
 		}
 		for name, m := range user.ParsedModules() {
+			if err := checkUserModule(m); err != nil {
+				return nil, errorf(CodeBadPolicy, name, err)
+			}
 			p.Modules[name] = m
 		}
 		if err := mergeDocuments(p.Documents, user.Documents, ""); err != nil {
@@ -137,6 +140,21 @@ func LoadPolicies(dirs []string) (*Policies, error) {
 		}
 	}
 	return p, nil
+}
+
+// entrypoint is the reference of the decision rule.
+var entrypoint = ast.MustParseRef(Query)
+
+// checkUserModule refuses a module that defines the entrypoint: extra
+// policies add reasons under data.gate.rules, they do not replace the
+// decision.
+func checkUserModule(m *ast.Module) error {
+	for _, r := range m.Rules {
+		if p := r.Path(); p.HasPrefix(entrypoint) || entrypoint.HasPrefix(p) {
+			return fmt.Errorf("rule %s redefines gate's entrypoint %s; add deny or ask rules in a package under data.gate.rules instead", r.Ref(), Query)
+		}
+	}
+	return nil
 }
 
 // mergeDocuments merges src into dst; objects merge recursively, anything
@@ -389,10 +407,15 @@ func (e *Engine) Evaluate(ctx context.Context, in *Input) Decision {
 	ctx, cancel := context.WithTimeout(ctx, e.timeout)
 	defer cancel()
 	rs, err := e.query.Eval(ctx, rego.EvalParsedInput(val))
-	if err != nil {
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+	// A context that ended during (or before) evaluation may have cut it
+	// short, whatever it returned.
+	if cerr := ctx.Err(); cerr != nil {
+		if errors.Is(cerr, context.DeadlineExceeded) {
 			return DenyWith(CodeEvalTimeout, fmt.Sprintf("policy evaluation did not finish within %s", e.timeout))
 		}
+		return DenyWith(CodeEvalTimeout, "policy evaluation was cancelled: "+cerr.Error())
+	}
+	if err != nil {
 		return DenyWith(CodePolicyError, "policy evaluation failed: "+err.Error())
 	}
 	if len(rs) == 0 || len(rs[0].Expressions) == 0 {

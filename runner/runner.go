@@ -1,0 +1,415 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gate-dev/gate/fstools"
+)
+
+// Defaults of Options.
+const (
+	DefaultKillGrace   = time.Second
+	DefaultOutputDelay = 200 * time.Millisecond
+	DefaultPager       = "cat"
+)
+
+// Options configure a Runner.
+type Options struct {
+	// Root is the workspace root; commands run there or in a directory
+	// inside it.
+	Root string
+	// Env is the environment commands start from; nil means gate's own.
+	Env []string
+	// Pager becomes PAGER and GIT_PAGER (tools.shell.pager); empty means
+	// DefaultPager.
+	Pager string
+	// ShowColor lets programs colour their output (tools.shell.showColor);
+	// otherwise NO_COLOR=1 and TERM=dumb ask them not to.
+	ShowColor bool
+	// MaxOutput bounds what is kept of each stream, in bytes; zero means
+	// DefaultMaxOutput.
+	MaxOutput int
+	// DefaultTimeout applies to foreground calls that give none; zero
+	// means DefaultTimeout. Timeouts are capped at MaxTimeout.
+	DefaultTimeout time.Duration
+	// KillGrace is how long a process group has between SIGTERM and
+	// SIGKILL; zero means DefaultKillGrace.
+	KillGrace time.Duration
+	// OutputDelay is how long output is still read after the shell exits
+	// (background jobs may hold the pipes open); zero means
+	// DefaultOutputDelay.
+	OutputDelay time.Duration
+}
+
+// Runner runs shell commands. It is safe for concurrent use.
+type Runner struct {
+	opts     Options
+	resolver *fstools.Resolver
+	env      []string
+	bg       *Background
+
+	mu      sync.Mutex
+	running map[int]bool // process groups of foreground commands
+}
+
+// New returns a runner for the root in opts.
+func New(opts Options) (*Runner, error) {
+	if opts.Root == "" {
+		opts.Root = "."
+	}
+	res, err := fstools.NewResolver(opts.Root)
+	if err != nil {
+		return nil, fmt.Errorf("workspace root: %w", err)
+	}
+	if opts.DefaultTimeout <= 0 {
+		opts.DefaultTimeout = DefaultTimeout
+	}
+	opts.DefaultTimeout = min(opts.DefaultTimeout, MaxTimeout)
+	if opts.KillGrace <= 0 {
+		opts.KillGrace = DefaultKillGrace
+	}
+	if opts.OutputDelay <= 0 {
+		opts.OutputDelay = DefaultOutputDelay
+	}
+	if opts.MaxOutput <= 0 {
+		opts.MaxOutput = DefaultMaxOutput
+	}
+	if opts.Pager == "" {
+		opts.Pager = DefaultPager
+	}
+	r := &Runner{opts: opts, resolver: res, running: map[int]bool{}}
+	r.env = buildEnv(opts)
+	r.bg = newBackground(opts.KillGrace)
+	return r, nil
+}
+
+// Root returns the resolved workspace root.
+func (r *Runner) Root() string { return r.resolver.Root() }
+
+// Background returns the registry of background processes.
+func (r *Runner) Background() *Background { return r.bg }
+
+// buildEnv is the environment of every command: the base environment with
+// gate's variables set (replacing any inherited value).
+func buildEnv(opts Options) []string {
+	base := opts.Env
+	if base == nil {
+		base = os.Environ()
+	}
+	set := map[string]string{
+		"QWEN_CODE": "1",
+		"GATE":      "1",
+		"PAGER":     opts.Pager,
+		"GIT_PAGER": opts.Pager,
+	}
+	drop := map[string]bool{}
+	if opts.ShowColor {
+		set["TERM"] = "xterm-256color"
+		set["CLICOLOR_FORCE"] = "1"
+		set["FORCE_COLOR"] = "1"
+		drop["NO_COLOR"] = true
+	} else {
+		set["TERM"] = "dumb"
+		set["NO_COLOR"] = "1"
+		drop["CLICOLOR_FORCE"] = true
+		drop["FORCE_COLOR"] = true
+	}
+	env := make([]string, 0, len(base)+len(set))
+	for _, kv := range base {
+		k, _, _ := strings.Cut(kv, "=")
+		if _, ok := set[k]; ok || drop[k] {
+			continue
+		}
+		env = append(env, kv)
+	}
+	for _, k := range []string{"QWEN_CODE", "GATE", "PAGER", "GIT_PAGER", "TERM", "NO_COLOR", "CLICOLOR_FORCE", "FORCE_COLOR"} {
+		if v, ok := set[k]; ok {
+			env = append(env, k+"="+v)
+		}
+	}
+	return env
+}
+
+// Dir resolves a directory argument: relative to the root, symlinks
+// followed, and it must be a directory inside the root.
+func (r *Runner) Dir(directory string) (string, error) {
+	if directory == "" {
+		return r.resolver.Root(), nil
+	}
+	info := r.resolver.Resolve("", directory)
+	if !info.InsideRoot {
+		return "", &ArgError{"directory", fmt.Sprintf("Directory %q is not within the workspace root %s", directory, r.resolver.Root())}
+	}
+	if !info.Exists {
+		return "", &ArgError{"directory", fmt.Sprintf("Directory %q does not exist", directory)}
+	}
+	if !info.Dir {
+		return "", &ArgError{"directory", fmt.Sprintf("Directory %q is not a directory", directory)}
+	}
+	return info.Resolved, nil
+}
+
+// pipe starts copying a new pipe's read end into w and returns the write end
+// for the child and a function that finishes the copy: it waits up to delay
+// for the remaining output, then gives up on writers still holding the pipe.
+func pipe(w io.Writer) (*os.File, func(delay time.Duration), error) {
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	done := make(chan struct{})
+	go func() {
+		_, _ = io.Copy(w, pr)
+		close(done)
+	}()
+	finish := func(delay time.Duration) {
+		select {
+		case <-done:
+		case <-time.After(delay):
+			_ = pr.SetReadDeadline(time.Now())
+			<-done
+		}
+		_ = pr.Close()
+	}
+	return pw, finish, nil
+}
+
+// start starts a command with its output going to stdout and stderr.
+func (r *Runner) start(command, dir string, stdout, stderr io.Writer) (*exec.Cmd, func(time.Duration), error) {
+	cmd := shellCommand(command)
+	cmd.Dir = dir
+	cmd.Env = r.env
+	ow, finishOut, err := pipe(stdout)
+	if err != nil {
+		return nil, nil, err
+	}
+	ew, finishErr, err := pipe(stderr)
+	if err != nil {
+		ow.Close()
+		finishOut(0)
+		return nil, nil, err
+	}
+	cmd.Stdout, cmd.Stderr = ow, ew
+	err = cmd.Start()
+	ow.Close()
+	ew.Close()
+	finish := func(delay time.Duration) {
+		var wg sync.WaitGroup
+		wg.Add(2)
+		go func() { finishOut(delay); wg.Done() }()
+		go func() { finishErr(delay); wg.Done() }()
+		wg.Wait()
+	}
+	if err != nil {
+		finish(0)
+		return nil, nil, err
+	}
+	return cmd, finish, nil
+}
+
+// Run runs a call. Foreground calls return when the shell exits (or is
+// killed at its timeout or when ctx ends); background calls return once the
+// process started. An *ArgError reports a bad directory; a command that
+// cannot be started is a Result with Error set.
+func (r *Runner) Run(ctx context.Context, req Request) (*Result, error) {
+	dir, err := r.Dir(req.Directory)
+	if err != nil {
+		return nil, err
+	}
+	if req.IsBackground {
+		return r.runBackground(req, dir)
+	}
+	timeout := req.Timeout
+	if timeout <= 0 {
+		timeout = r.opts.DefaultTimeout
+	}
+	timeout = min(timeout, MaxTimeout)
+	res := &Result{Command: req.Command, Directory: req.Directory, BackgroundPIDs: []int{}}
+	if err := ctx.Err(); err != nil {
+		res.Cancelled = true
+		res.Error = "Command was cancelled before it could start."
+		return res, nil
+	}
+	stdout := newCapture(r.opts.MaxOutput, true)
+	stderr := newCapture(r.opts.MaxOutput, true)
+	started := time.Now()
+	cmd, finish, err := r.start(req.Command, dir, stdout, stderr)
+	if err != nil {
+		res.Error = "Command could not be started: " + err.Error()
+		return res, nil
+	}
+	pgid := cmd.Process.Pid
+	res.PGID = pgid
+	r.mu.Lock()
+	r.running[pgid] = true
+	r.mu.Unlock()
+	defer func() {
+		r.mu.Lock()
+		delete(r.running, pgid)
+		r.mu.Unlock()
+	}()
+
+	tctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	exited := make(chan struct{})
+	killed := make(chan struct{})
+	go func() {
+		defer close(killed)
+		select {
+		case <-exited:
+			return
+		case <-tctx.Done():
+		}
+		r.stopGroup(pgid, exited)
+	}()
+	waitErr := cmd.Wait()
+	close(exited)
+	ended := tctx.Err()
+	if ended == nil {
+		// The command finished: what is left of its group runs on in the
+		// background, as the command asked with &.
+		for _, pid := range groupMembers(pgid) {
+			res.BackgroundPIDs = append(res.BackgroundPIDs, pid)
+		}
+		if len(res.BackgroundPIDs) > 0 {
+			r.bg.adopt(pgid, res.BackgroundPIDs, req, dir)
+		}
+	}
+	<-killed
+	finish(r.opts.OutputDelay)
+	res.Duration = time.Since(started)
+	res.Stdout, res.StdoutTruncated = stdout.snapshot()
+	res.Stderr, res.StderrTruncated = stderr.snapshot()
+	setExit(res, cmd, waitErr)
+	switch {
+	case errors.Is(ended, context.DeadlineExceeded) && ctx.Err() == nil:
+		res.TimedOut = true
+		res.Error = fmt.Sprintf("Command timed out after %dms before it could complete.", timeout.Milliseconds())
+	case ended != nil:
+		res.Cancelled = true
+		res.Error = "Command was cancelled before it could complete."
+	}
+	return res, nil
+}
+
+// stopGroup ends a process group: SIGTERM, then SIGKILL once the grace
+// period is over if any member is left. It returns when the group is gone.
+func (r *Runner) stopGroup(pgid int, exited <-chan struct{}) {
+	if !terminateGroup(pgid) {
+		return
+	}
+	deadline := time.NewTimer(r.opts.KillGrace)
+	defer deadline.Stop()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-deadline.C:
+			killGroup(pgid)
+			for i := 0; i < 100 && groupAlive(pgid); i++ {
+				time.Sleep(10 * time.Millisecond)
+			}
+			return
+		case <-tick.C:
+			select {
+			case <-exited:
+				if !groupAlive(pgid) {
+					return
+				}
+			default:
+			}
+		}
+	}
+}
+
+func setExit(res *Result, cmd *exec.Cmd, waitErr error) {
+	if cmd.ProcessState == nil {
+		if waitErr != nil && res.Error == "" {
+			res.Error = waitErr.Error()
+		}
+		return
+	}
+	var ee *exec.ExitError
+	if errors.As(waitErr, &ee) {
+		if sig := waitSignal(ee); sig != 0 {
+			res.Signal = &sig
+			return
+		}
+	} else if waitErr != nil && res.Error == "" {
+		res.Error = waitErr.Error()
+	}
+	code := cmd.ProcessState.ExitCode()
+	if code >= 0 {
+		res.ExitCode = &code
+	}
+}
+
+// runBackground starts a background call and registers it.
+func (r *Runner) runBackground(req Request, dir string) (*Result, error) {
+	p := &Process{
+		Command:     req.Command,
+		Description: strings.TrimSpace(req.Description + " [background]"),
+		Directory:   req.Directory,
+		stdout:      newCapture(r.opts.MaxOutput, false),
+		stderr:      newCapture(r.opts.MaxOutput, false),
+		done:        make(chan struct{}),
+	}
+	res := &Result{Command: req.Command, Directory: req.Directory, Background: true, BackgroundPIDs: []int{}}
+	cmd, finish, err := r.start(req.Command, dir, p.stdout, p.stderr)
+	if err != nil {
+		res.Error = "Command could not be started: " + err.Error()
+		return res, nil
+	}
+	p.PID = cmd.Process.Pid
+	p.Started = time.Now()
+	r.bg.add(p)
+	go func() {
+		err := cmd.Wait()
+		r.bg.exited(p, cmd, err)
+		// Output of the whole group is kept until its last writer is gone.
+		finish(24 * time.Hour)
+	}()
+	res.PGID = p.PID
+	res.BackgroundPIDs = []int{p.PID}
+	return res, nil
+}
+
+// Shutdown stops every foreground command and background process group
+// and waits until they are gone or ctx ends.
+func (r *Runner) Shutdown(ctx context.Context) {
+	r.mu.Lock()
+	groups := make([]int, 0, len(r.running))
+	for pgid := range r.running {
+		groups = append(groups, pgid)
+	}
+	r.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, pgid := range groups {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.stopGroup(pgid, closedChan)
+		}()
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		r.bg.StopAll()
+	}()
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-ctx.Done():
+	}
+}
+
+var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()

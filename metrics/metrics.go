@@ -1,0 +1,139 @@
+package metrics
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/gate-dev/gate/engine"
+)
+
+// Tools are the tool label values; any other tool name counts as "other".
+var Tools = []string{
+	engine.ToolShell, engine.ToolReadFile, engine.ToolWriteFile, engine.ToolEdit,
+	engine.ToolGlob, engine.ToolGrep, engine.ToolListDirectory,
+}
+
+// Outcomes are the outcome label values of gate_tool_calls_total.
+var Outcomes = []string{"ok", "failed", "signaled", "timeout", "cancelled", "background", "error", "denied"}
+
+// Metrics are gate's collectors, registered in their own registry.
+type Metrics struct {
+	// Registry holds gate's metrics and the Go and process collectors.
+	Registry *prometheus.Registry
+
+	decisions        *prometheus.CounterVec
+	decisionDuration *prometheus.HistogramVec
+	toolCalls        *prometheus.CounterVec
+	toolDuration     *prometheus.HistogramVec
+	inflight         prometheus.Gauge
+	background       prometheus.Gauge
+	policyInfo       *prometheus.GaugeVec
+}
+
+// New creates the metrics in a new registry.
+func New() *Metrics {
+	m := &Metrics{
+		Registry: prometheus.NewRegistry(),
+		decisions: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "gate_decisions_total",
+			Help: "Policy decisions by tool, decision (allow, deny, ask) and first reason code.",
+		}, []string{"tool", "decision", "reason"}),
+		decisionDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "gate_decision_duration_seconds",
+			Help:    "Time to decide one call: parsing, policy input and evaluation.",
+			Buckets: []float64{25e-6, 50e-6, 100e-6, 250e-6, 500e-6, 1e-3, 2.5e-3, 5e-3, 10e-3, 25e-3, 100e-3, 1},
+		}, []string{"tool"}),
+		toolCalls: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "gate_tool_calls_total",
+			Help: "Tool calls by tool and outcome (ok, failed, signaled, timeout, cancelled, background, error, denied).",
+		}, []string{"tool", "outcome"}),
+		toolDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "gate_tool_duration_seconds",
+			Help:    "Time to run allowed tool calls, from start to result.",
+			Buckets: []float64{1e-3, 5e-3, 10e-3, 50e-3, 100e-3, 500e-3, 1, 5, 10, 30, 60, 120, 300, 600},
+		}, []string{"tool"}),
+		inflight: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "gate_inflight_calls",
+			Help: "Tool calls being decided or run.",
+		}),
+		background: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "gate_background_processes",
+			Help: "Background process groups gate started that are still running.",
+		}),
+		policyInfo: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "gate_policy_info",
+			Help: "The policy revision in use (value 1).",
+		}, []string{"revision"}),
+	}
+	m.Registry.MustRegister(
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		m.decisions, m.decisionDuration, m.toolCalls, m.toolDuration, m.inflight, m.background, m.policyInfo,
+	)
+	return m
+}
+
+// Tool bounds a tool name for use as a label.
+func Tool(name string) string {
+	for _, t := range Tools {
+		if t == name {
+			return t
+		}
+	}
+	return "other"
+}
+
+func outcome(o string) string {
+	for _, x := range Outcomes {
+		if x == o {
+			return x
+		}
+	}
+	return "error"
+}
+
+// Decision counts one decision; reason is the code of its first reason.
+func (m *Metrics) Decision(tool, decision, reason string, took time.Duration) {
+	switch decision {
+	case engine.Allow, engine.Deny, engine.Ask:
+	default:
+		decision = engine.Deny
+	}
+	t := Tool(tool)
+	m.decisions.WithLabelValues(t, decision, string(engine.Bounded(reason))).Inc()
+	m.decisionDuration.WithLabelValues(t).Observe(took.Seconds())
+}
+
+// ToolCall counts one call's outcome; took is observed for calls that ran.
+func (m *Metrics) ToolCall(tool, result string, took time.Duration) {
+	t := Tool(tool)
+	m.toolCalls.WithLabelValues(t, outcome(result)).Inc()
+	if took > 0 {
+		m.toolDuration.WithLabelValues(t).Observe(took.Seconds())
+	}
+}
+
+// Inflight tracks a call in progress; call the returned function when it
+// ends.
+func (m *Metrics) Inflight() func() {
+	m.inflight.Inc()
+	return m.inflight.Dec
+}
+
+// SetBackground sets the number of running background process groups.
+func (m *Metrics) SetBackground(n int) { m.background.Set(float64(n)) }
+
+// SetPolicyRevision records the revision of the policies in use.
+func (m *Metrics) SetPolicyRevision(revision string) {
+	m.policyInfo.Reset()
+	m.policyInfo.WithLabelValues(revision).Set(1)
+}
+
+// Handler serves the registry in the Prometheus exposition format.
+func (m *Metrics) Handler() http.Handler {
+	return promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{Registry: m.Registry})
+}

@@ -3,9 +3,11 @@ package engine
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -214,5 +216,41 @@ func TestBadPolicy(t *testing.T) {
 				t.Fatalf("got %v, want a %s error", err, CodeBadPolicy)
 			}
 		})
+	}
+}
+
+// TestDecideConcurrent decides the same calls from many goroutines: every
+// decision must be the one made alone (the parser and the prepared query are
+// shared).
+func TestDecideConcurrent(t *testing.T) {
+	e := newTestEngine(t, Settings{Core: []string{"run_shell_command(ls)", "run_shell_command(echo)"},
+		Exclude: []string{"run_shell_command(rm)"}, ApprovalMode: ApprovalYolo})
+	commands := []string{"ls -la", "echo \"$(rm x)\"", "ls | rm y", "echo a b c", "sudo rm z", "echo ~/x > /dev/null", "$x"}
+	want := map[string]string{}
+	for _, c := range commands {
+		d, err := e.Decide(context.Background(), shellCall(c))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[c] = d.Decision
+	}
+	errs := make(chan string, 800)
+	var wg sync.WaitGroup
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 100; i++ {
+				c := commands[(g+i)%len(commands)]
+				if d, _ := e.Decide(context.Background(), shellCall(c)); d.Decision != want[c] {
+					errs <- fmt.Sprintf("%q: %s, alone %s", c, d.Decision, want[c])
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
 	}
 }

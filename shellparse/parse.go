@@ -14,9 +14,9 @@ const maxDepth = 8
 
 // Parser turns command lines into Programs. It is safe for concurrent use.
 type Parser struct {
-	cat       *Catalogue
-	home      string
-	expandCfg *expand.Config
+	cat  *Catalogue
+	home string
+	env  expand.Environ
 }
 
 // Option configures a Parser.
@@ -39,12 +39,12 @@ func NewParser(cat *Catalogue, opts ...Option) *Parser {
 		o(p)
 	}
 	home := p.home
-	p.expandCfg = &expand.Config{Env: expand.FuncEnviron(func(name string) string {
+	p.env = expand.FuncEnviron(func(name string) string {
 		if name == "HOME" {
 			return home
 		}
 		return ""
-	})}
+	})
 	return p
 }
 
@@ -57,7 +57,9 @@ func (p *Parser) Parse(command string) *Program {
 		prog.Error = toParseError(err)
 		return prog
 	}
-	w := &walker{p: p, src: src, state: &state{prog: prog, funcs: map[string]bool{}, tainted: map[string]bool{}, names: map[string]string{}}}
+	// expand.Config keeps state between calls, so each parse has its own.
+	cfg := &expand.Config{Env: p.env}
+	w := &walker{p: p, src: src, state: &state{prog: prog, expand: cfg, funcs: map[string]bool{}, tainted: map[string]bool{}, names: map[string]string{}}}
 	w.collectFuncs(file)
 	w.stmts(file.Stmts, &ctx{parent: -1, cwd: &cwdState{}})
 	w.finish()
@@ -237,6 +239,7 @@ type walker struct {
 // state is shared by the walkers of one command line.
 type state struct {
 	prog    *Program
+	expand  *expand.Config
 	funcs   map[string]bool
 	tainted map[string]bool
 	// names records assignments of one variable name to another, so taint

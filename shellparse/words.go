@@ -100,7 +100,7 @@ func (w *walker) field(word *syntax.Word) wordInfo {
 	}
 	// Fields does bash's quote removal; a static word gives one field (or
 	// none for an unquoted empty word).
-	fs, err := expand.Fields(w.p.expandCfg, word)
+	fs, err := expand.Fields(w.state.expand, word)
 	if err != nil || len(fs) > 1 {
 		info.Value = w.raw(word)
 		info.Dynamic = true
@@ -129,7 +129,7 @@ func (w *walker) document(word *syntax.Word) Word {
 			return Word{Value: w.raw(word), Dynamic: true}
 		}
 	}
-	v, err := expand.Document(w.p.expandCfg, word)
+	v, err := expand.Document(w.state.expand, word)
 	if err != nil {
 		return Word{Value: w.raw(word), Dynamic: true}
 	}

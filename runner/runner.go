@@ -159,7 +159,8 @@ func (r *Runner) Dir(directory string) (string, error) {
 
 // pipe starts copying a new pipe's read end into w and returns the write end
 // for the child and a function that finishes the copy: it waits up to delay
-// for the remaining output, then gives up on writers still holding the pipe.
+// for the end of the output, then takes what the pipe holds and gives up on
+// writers still holding it (jobs left running in the background).
 func pipe(w io.Writer) (*os.File, func(delay time.Duration), error) {
 	pr, pw, err := os.Pipe()
 	if err != nil {
@@ -167,14 +168,28 @@ func pipe(w io.Writer) (*os.File, func(delay time.Duration), error) {
 	}
 	done := make(chan struct{})
 	go func() {
-		_, _ = io.Copy(w, pr)
-		close(done)
+		defer close(done)
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := pr.Read(buf)
+			if n > 0 {
+				_, _ = w.Write(buf[:n])
+			}
+			if err != nil {
+				if errors.Is(err, os.ErrDeadlineExceeded) {
+					drain(pr, w)
+				}
+				return
+			}
+		}
 	}()
 	finish := func(delay time.Duration) {
 		select {
 		case <-done:
 		case <-time.After(delay):
-			_ = pr.SetReadDeadline(time.Now())
+			if pr.SetReadDeadline(time.Now()) != nil {
+				_ = pr.Close() // no deadlines on this platform's pipes
+			}
 			<-done
 		}
 		_ = pr.Close()

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -315,5 +316,27 @@ func TestParseArgs(t *testing.T) {
 		if !ok || ae.Param != tc.param || ae.Message == "" {
 			t.Errorf("%v: got %v, want an error about %s", tc.args, err, tc.param)
 		}
+	}
+}
+
+// TestPipeKeepsBufferedOutput finishes a pipe whose writer is still open
+// (a job left in the background) while its reader has had no chance to
+// run: what was written before must still be copied.
+func TestPipeKeepsBufferedOutput(t *testing.T) {
+	var got strings.Builder
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pw.Close()
+	want := strings.Repeat("0123456789", 3000)
+	pw.WriteString(want)
+	pr.SetReadDeadline(time.Now().Add(-time.Second))
+	if _, err := pr.Read(make([]byte, 1)); !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatalf("read after the deadline: %v", err)
+	}
+	drain(pr, &got)
+	if got.String() != want {
+		t.Fatalf("drained %d of %d bytes", got.Len(), len(want))
 	}
 }

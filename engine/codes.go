@@ -1,6 +1,9 @@
 package engine
 
-import "errors"
+import (
+	"errors"
+	"net/http"
+)
 
 // Code is a stable, snake_case code from gate's one vocabulary. Codes name
 // decision reasons (from the policies) and errors (from gate itself); the
@@ -42,6 +45,22 @@ const (
 	CodeCustom Code = "custom"
 )
 
+// Codes for the gateway's own refusals (HTTP API, gate exec).
+const (
+	// CodeDenied: the policy did not allow the call, so it did not run.
+	CodeDenied Code = "denied"
+	// CodeUnauthorized: a request without the server's bearer token.
+	CodeUnauthorized Code = "unauthorized"
+	// CodeNotFound: no such endpoint or background process.
+	CodeNotFound Code = "not_found"
+	// CodeRequestTooLarge: a request body over the server's limit.
+	CodeRequestTooLarge Code = "request_too_large"
+	// CodeToolUnavailable: a tool gate decides but cannot run yet.
+	CodeToolUnavailable Code = "tool_unavailable"
+	// CodeNotReady: the server has no compiled policy yet.
+	CodeNotReady Code = "not_ready"
+)
+
 var known = map[Code]bool{}
 
 func init() {
@@ -49,7 +68,8 @@ func init() {
 		CodeParseError, CodeCommandExcluded, CodeCommandNotAllowed, CodeCommandUnprovable, CodeCommandReview,
 		CodeCommandEquivalent, CodePathProtected, CodePathSensitive, CodePathOutsideRoot, CodePathUnknown,
 		CodeApprovalRequired, CodePolicyError, CodePolicyUndefined, CodeEvalTimeout, CodeInvalidCall,
-		CodeBadSettings, CodeBadPolicy, CodeInternal, CodeCustom} {
+		CodeBadSettings, CodeBadPolicy, CodeInternal, CodeCustom, CodeDenied, CodeUnauthorized, CodeNotFound,
+		CodeRequestTooLarge, CodeToolUnavailable, CodeNotReady} {
 		known[c] = true
 	}
 }
@@ -103,10 +123,14 @@ func errorf(code Code, msg string, err error) *Error {
 }
 
 // Exit statuses of the gate command. A decision, even a deny, exits 0.
+// gate exec exits with the command's own status, or ExitDenied when the
+// command was not allowed to run.
 const (
 	ExitOK       = 0
 	ExitInternal = 1
 	ExitUsage    = 2
+	// ExitDenied follows the shell's "found but cannot execute".
+	ExitDenied = 126
 )
 
 // ExitCode maps a code to the gate command's exit status.
@@ -116,9 +140,33 @@ func ExitCode(c Code) int {
 		return 3
 	case CodeBadPolicy:
 		return 4
-	case CodeInvalidCall:
+	case CodeInvalidCall, CodeToolUnknown:
 		return 5
+	case CodeDenied:
+		return ExitDenied
 	default:
 		return ExitInternal
+	}
+}
+
+// HTTPStatus maps a code to the HTTP status of an error response.
+func HTTPStatus(c Code) int {
+	switch c {
+	case CodeInvalidCall, CodeToolUnknown:
+		return http.StatusBadRequest
+	case CodeUnauthorized:
+		return http.StatusUnauthorized
+	case CodeDenied:
+		return http.StatusForbidden
+	case CodeNotFound:
+		return http.StatusNotFound
+	case CodeRequestTooLarge:
+		return http.StatusRequestEntityTooLarge
+	case CodeToolUnavailable:
+		return http.StatusNotImplemented
+	case CodeNotReady:
+		return http.StatusServiceUnavailable
+	default:
+		return http.StatusInternalServerError
 	}
 }

@@ -21,6 +21,19 @@ const (
 	ToolListDirectory = "list_directory"
 )
 
+// Tools lists gate's tools.
+var Tools = []string{ToolShell, ToolListDirectory, ToolReadFile, ToolWriteFile, ToolGlob, ToolGrep, ToolEdit}
+
+// KnownTool reports whether name is one of Tools.
+func KnownTool(name string) bool {
+	for _, t := range Tools {
+		if t == name {
+			return true
+		}
+	}
+	return false
+}
+
 // Call is one tool call: the tool's name and its arguments as JSON values.
 type Call struct {
 	ID   string         `json:"id,omitempty"`

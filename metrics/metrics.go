@@ -12,10 +12,7 @@ import (
 )
 
 // Tools are the tool label values; any other tool name counts as "other".
-var Tools = []string{
-	engine.ToolShell, engine.ToolReadFile, engine.ToolWriteFile, engine.ToolEdit,
-	engine.ToolGlob, engine.ToolGrep, engine.ToolListDirectory,
-}
+var Tools = engine.Tools
 
 // Outcomes are the outcome label values of gate_tool_calls_total.
 var Outcomes = []string{"ok", "failed", "signaled", "timeout", "cancelled", "background", "error", "denied"}
@@ -79,10 +76,8 @@ func New() *Metrics {
 
 // Tool bounds a tool name for use as a label.
 func Tool(name string) string {
-	for _, t := range Tools {
-		if t == name {
-			return t
-		}
+	if engine.KnownTool(name) {
+		return name
 	}
 	return "other"
 }

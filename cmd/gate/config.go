@@ -16,7 +16,15 @@ import (
 
 // config is the configuration a command runs with.
 type config struct {
-	opts engine.Options
+	opts  engine.Options
+	shell shellSettings
+}
+
+// shellSettings are Qwen Code's tools.shell keys.
+type shellSettings struct {
+	Pager       string
+	ShowColor   bool
+	Interactive bool
 }
 
 func badSettings(file string, err error) error {
@@ -56,6 +64,9 @@ func (a *app) loadConfig() (*config, error) {
 				}
 			}
 		}
+		if err := readShellSettings(fv, file, &cfg.shell); err != nil {
+			return nil, err
+		}
 		if err := a.mergeGateSection(fv, file); err != nil {
 			return nil, err
 		}
@@ -73,6 +84,29 @@ func (a *app) loadConfig() (*config, error) {
 		cfg.opts.Protected[d] = "gate policies"
 	}
 	return cfg, nil
+}
+
+// readShellSettings reads tools.shell.pager, showColor and
+// enableInteractiveShell; a later file's value wins.
+func readShellSettings(fv *viper.Viper, file string, sh *shellSettings) error {
+	if fv.IsSet("tools.shell.pager") {
+		p, ok := fv.Get("tools.shell.pager").(string)
+		if !ok {
+			return badSettings(file, fmt.Errorf("tools.shell.pager must be a string"))
+		}
+		sh.Pager = p
+	}
+	for key, dst := range map[string]*bool{"tools.shell.showcolor": &sh.ShowColor, "tools.shell.enableinteractiveshell": &sh.Interactive} {
+		if !fv.IsSet(key) {
+			continue
+		}
+		b, ok := fv.Get(key).(bool)
+		if !ok {
+			return badSettings(file, fmt.Errorf("%s must be true or false", key))
+		}
+		*dst = b
+	}
+	return nil
 }
 
 // readSettings reads one settings file. Qwen Code's settings.json may hold

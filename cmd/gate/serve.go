@@ -1,0 +1,148 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gate-dev/gate/engine"
+	"github.com/gate-dev/gate/metrics"
+	"github.com/gate-dev/gate/runner"
+	"github.com/gate-dev/gate/server"
+)
+
+const serveLong = `Serve gate's HTTP API: agents POST tool calls, gate decides each with the
+policies and runs it only when allowed; operators scrape /metrics.
+
+  POST   /v1/decide                  {"tool","args"} -> decision (dry run, as gate eval)
+  POST   /v1/call                    {"tool","args"} -> {"decision","result","text"}
+                                     (403 with the decision when not allowed)
+  GET    /v1/background              background processes gate started
+  GET    /v1/background/{pid}        one of them, with its latest output
+  POST   /v1/background/{pid}/stop   stop its process group (or DELETE /v1/background/{pid})
+  GET    /metrics  /healthz  /readyz
+
+gate listens on 127.0.0.1 by default. Listening on any other address needs a
+bearer token (--token-file, or GATE_TOKEN), which clients send as
+"Authorization: Bearer TOKEN". On SIGTERM or Ctrl-C gate stops accepting, lets
+in-flight calls finish until --shutdown-timeout, then stops their process
+groups and every background process.`
+
+// runOptions are the flags of commands that run tool calls.
+type runOptions struct {
+	timeout   time.Duration
+	maxOutput int
+	killGrace time.Duration
+}
+
+func (o *runOptions) register(cmd *cobra.Command) {
+	cmd.Flags().DurationVar(&o.timeout, "timeout", runner.DefaultTimeout, "default timeout of a shell command (at most 10m; a call's own timeout argument overrides it)")
+	cmd.Flags().IntVar(&o.maxOutput, "max-output", runner.DefaultMaxOutput, "`bytes` kept of each output stream of a command")
+	cmd.Flags().DurationVar(&o.killGrace, "kill-grace", runner.DefaultKillGrace, "time between SIGTERM and SIGKILL when a command's process group is stopped")
+}
+
+// newGateway builds the engine, the runner and the metrics.
+func (a *app) newGateway(ctx context.Context, ro runOptions, log *slog.Logger) (*server.Gateway, error) {
+	cfg, err := a.loadConfig()
+	if err != nil {
+		return nil, err
+	}
+	if ro.timeout <= 0 || ro.timeout > runner.MaxTimeout {
+		return nil, usagef("--timeout must be between 1ms and %s", runner.MaxTimeout)
+	}
+	e, err := engine.New(ctx, cfg.opts)
+	if err != nil {
+		return nil, err
+	}
+	r, err := runner.New(runner.Options{
+		Root:           cfg.opts.Root,
+		Pager:          cfg.shell.Pager,
+		ShowColor:      cfg.shell.ShowColor,
+		MaxOutput:      ro.maxOutput,
+		DefaultTimeout: ro.timeout,
+		KillGrace:      ro.killGrace,
+	})
+	if err != nil {
+		return nil, &engine.Error{Code: engine.CodeBadSettings, Message: "runner", Err: err}
+	}
+	return server.NewGateway(e, r, metrics.New(), log), nil
+}
+
+func (a *app) serveCommand() *cobra.Command {
+	var (
+		listen, tokenFile string
+		maxBody           int64
+		shutdown          time.Duration
+		ro                runOptions
+	)
+	cmd := &cobra.Command{
+		Use:   "serve [--listen ADDR]",
+		Short: "Serve the HTTP API: decide and run tool calls, expose metrics",
+		Long:  serveLong,
+		Example: `  gate serve --settings .qwen/settings.json
+  curl -s localhost:8787/v1/call -d '{"tool":"run_shell_command","args":{"command":"ls","is_background":false}}'`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			token, err := readToken(tokenFile)
+			if err != nil {
+				return err
+			}
+			if !loopback(listen) && token == "" {
+				return usagef("refusing to listen on %s without a bearer token: it is not a loopback address, so anyone who can reach it could run commands; give --token-file FILE or set GATE_TOKEN", listen)
+			}
+			log := slog.New(slog.NewTextHandler(a.stderr, nil))
+			g, err := a.newGateway(cmd.Context(), ro, log)
+			if err != nil {
+				return err
+			}
+			ln, err := net.Listen("tcp", listen)
+			if err != nil {
+				return &engine.Error{Code: engine.CodeBadSettings, Message: "listen", Err: err}
+			}
+			log.Info("gate listening", "url", "http://"+ln.Addr().String(), "root", g.Runner().Root(), "auth", token != "")
+			h := server.NewHandler(g, server.HandlerOptions{Token: token, MaxBody: maxBody})
+			return server.Serve(cmd.Context(), ln, g, h, server.ServeOptions{ShutdownTimeout: shutdown, Log: log})
+		},
+	}
+	cmd.Flags().StringVar(&listen, "listen", "127.0.0.1:8787", "`address` to listen on")
+	cmd.Flags().StringVar(&tokenFile, "token-file", "", "`file` holding the bearer token clients must send (default: $GATE_TOKEN)")
+	cmd.Flags().Int64Var(&maxBody, "max-body", server.DefaultMaxBody, "largest request body in `bytes`")
+	cmd.Flags().DurationVar(&shutdown, "shutdown-timeout", server.DefaultShutdownTimeout, "how long in-flight calls may finish on shutdown")
+	ro.register(cmd)
+	return cmd
+}
+
+// readToken reads the bearer token from a file, or GATE_TOKEN.
+func readToken(file string) (string, error) {
+	if file == "" {
+		return strings.TrimSpace(os.Getenv("GATE_TOKEN")), nil
+	}
+	bs, err := os.ReadFile(file)
+	if err != nil {
+		return "", &engine.Error{Code: engine.CodeBadSettings, Message: "token file", Err: err}
+	}
+	token := strings.TrimSpace(string(bs))
+	if token == "" {
+		return "", &engine.Error{Code: engine.CodeBadSettings, Message: fmt.Sprintf("token file %s is empty", file)}
+	}
+	return token, nil
+}
+
+// loopback reports whether addr only listens on a loopback interface.
+func loopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}

@@ -1,0 +1,143 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync/atomic"
+	"time"
+
+	"github.com/gate-dev/gate/engine"
+	"github.com/gate-dev/gate/metrics"
+	"github.com/gate-dev/gate/runner"
+)
+
+// Gateway decides and runs tool calls. It is safe for concurrent use.
+type Gateway struct {
+	engine  atomic.Pointer[engine.Engine]
+	runner  *runner.Runner
+	metrics *metrics.Metrics
+	log     *slog.Logger
+}
+
+// NewGateway returns a gateway; e may be nil until SetEngine is called (the
+// gateway is not ready until then and refuses every call).
+func NewGateway(e *engine.Engine, r *runner.Runner, m *metrics.Metrics, log *slog.Logger) *Gateway {
+	if m == nil {
+		m = metrics.New()
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	g := &Gateway{runner: r, metrics: m, log: log}
+	if e != nil {
+		g.SetEngine(e, "embedded")
+	}
+	r.Background().OnChange(m.SetBackground)
+	return g
+}
+
+// SetEngine swaps in the engine used for new decisions.
+func (g *Gateway) SetEngine(e *engine.Engine, revision string) {
+	g.engine.Store(e)
+	g.metrics.SetPolicyRevision(revision)
+}
+
+// Ready reports whether policies are compiled and calls can be decided.
+func (g *Gateway) Ready() bool { return g.engine.Load() != nil }
+
+// Metrics returns the gateway's metrics.
+func (g *Gateway) Metrics() *metrics.Metrics { return g.metrics }
+
+// Runner returns the gateway's runner.
+func (g *Gateway) Runner() *runner.Runner { return g.runner }
+
+// Decide decides a call without running it. A malformed call is an
+// *engine.Error with CodeInvalidCall; every decision is counted.
+func (g *Gateway) Decide(ctx context.Context, call engine.Call) (engine.Decision, error) {
+	e := g.engine.Load()
+	if e == nil {
+		return engine.Decision{}, &engine.Error{Code: engine.CodeNotReady, Message: "policies are not loaded yet"}
+	}
+	start := time.Now()
+	d, err := e.Decide(ctx, call)
+	if err != nil {
+		return d, err
+	}
+	reason := ""
+	if len(d.Reasons) > 0 {
+		reason = d.Reasons[0].Code
+	}
+	g.metrics.Decision(call.Tool, d.Decision, reason, time.Since(start))
+	return d, nil
+}
+
+// CallResult is the outcome of Call.
+type CallResult struct {
+	// Decision is the policy's decision; the call ran only if it is allow.
+	Decision engine.Decision `json:"decision"`
+	// Result is the run_shell_command result, when the call ran.
+	Result *runner.Result `json:"result,omitempty"`
+	// Text is the result in the reference's layout for agents.
+	Text string `json:"text,omitempty"`
+}
+
+// Call decides a call and runs it when the decision is allow. Errors are
+// *engine.Error values: CodeToolUnknown, CodeInvalidCall (arguments that
+// fail validation, naming the parameter), CodeToolUnavailable.
+func (g *Gateway) Call(ctx context.Context, call engine.Call) (*CallResult, error) {
+	done := g.metrics.Inflight()
+	defer done()
+	if !engine.KnownTool(call.Tool) {
+		g.metrics.ToolCall(call.Tool, "error", 0)
+		return nil, &engine.Error{Code: engine.CodeToolUnknown, Message: "unknown tool " + quote(call.Tool)}
+	}
+	var req runner.Request
+	if call.Tool == engine.ToolShell {
+		var err error
+		if req, err = runner.ParseArgs(call.Args); err != nil {
+			g.metrics.ToolCall(call.Tool, "error", 0)
+			return nil, &engine.Error{Code: engine.CodeInvalidCall, Message: err.Error()}
+		}
+	}
+	d, err := g.Decide(ctx, call)
+	if err != nil {
+		g.metrics.ToolCall(call.Tool, "error", 0)
+		return nil, err
+	}
+	out := &CallResult{Decision: d}
+	if d.Decision != engine.Allow {
+		g.metrics.ToolCall(call.Tool, "denied", 0)
+		g.log.Info("call refused", "tool", call.Tool, "decision", d.Decision, "reason", d.Reasons[0].Code)
+		return out, nil
+	}
+	if call.Tool != engine.ToolShell {
+		g.metrics.ToolCall(call.Tool, "error", 0)
+		return nil, &engine.Error{Code: engine.CodeToolUnavailable, Message: "gate decides " + call.Tool + " calls but cannot run them yet"}
+	}
+	res, err := g.runner.Run(ctx, req)
+	if err != nil {
+		g.metrics.ToolCall(call.Tool, "error", 0)
+		var ae *runner.ArgError
+		if errors.As(err, &ae) {
+			return nil, &engine.Error{Code: engine.CodeInvalidCall, Message: err.Error()}
+		}
+		return nil, &engine.Error{Code: engine.CodeInternal, Message: "running the command", Err: err}
+	}
+	g.metrics.ToolCall(call.Tool, res.Outcome(), res.Duration)
+	exit := -1
+	if res.ExitCode != nil {
+		exit = *res.ExitCode
+	}
+	g.log.Info("call ran", "tool", call.Tool, "outcome", res.Outcome(), "exit_code", exit, "duration", res.Duration)
+	out.Result = res
+	out.Text = res.Text()
+	return out, nil
+}
+
+func quote(s string) string {
+	if len(s) > 100 {
+		s = s[:100] + "..."
+	}
+	return "\"" + s + "\""
+}

@@ -1,0 +1,215 @@
+package server
+
+import (
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/gate-dev/gate/engine"
+	"github.com/gate-dev/gate/runner"
+)
+
+// DefaultMaxBody bounds request bodies.
+const DefaultMaxBody = 10 << 20
+
+// HandlerOptions configure the HTTP API.
+type HandlerOptions struct {
+	// Token, when set, is required as "Authorization: Bearer TOKEN" on every
+	// endpoint but /healthz and /readyz.
+	Token string
+	// MaxBody bounds request bodies; zero means DefaultMaxBody.
+	MaxBody int64
+}
+
+// ErrorBody is the JSON of an error response: {"error": {"code", "message"}}.
+type ErrorBody struct {
+	Error struct {
+		Code    engine.Code `json:"code"`
+		Message string      `json:"message"`
+	} `json:"error"`
+}
+
+// NewHandler returns the HTTP API of g:
+//
+//	POST   /v1/decide                      a call → its decision (dry run)
+//	POST   /v1/call                        a call → {"decision", "result", "text"}; 403 unless allowed
+//	GET    /v1/background                  background processes
+//	GET    /v1/background/{pid}            one, with its latest output
+//	POST   /v1/background/{pid}/stop       stop its process group (also DELETE /v1/background/{pid})
+//	GET    /metrics, /healthz, /readyz
+func NewHandler(g *Gateway, opts HandlerOptions) http.Handler {
+	if opts.MaxBody <= 0 {
+		opts.MaxBody = DefaultMaxBody
+	}
+	h := &handler{g: g, opts: opts}
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /v1/decide", h.decide)
+	mux.HandleFunc("POST /v1/call", h.call)
+	mux.HandleFunc("GET /v1/background", h.listBackground)
+	mux.HandleFunc("GET /v1/background/{pid}", h.getBackground)
+	mux.HandleFunc("POST /v1/background/{pid}/stop", h.stopBackground)
+	mux.HandleFunc("DELETE /v1/background/{pid}", h.stopBackground)
+	mux.Handle("GET /metrics", g.metrics.Handler())
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	})
+	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, _ *http.Request) {
+		if !g.Ready() {
+			writeError(w, &engine.Error{Code: engine.CodeNotReady, Message: "policies are not compiled yet"})
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+	})
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, &engine.Error{Code: engine.CodeNotFound, Message: "no endpoint " + r.Method + " " + r.URL.Path})
+	})
+	return h.auth(mux)
+}
+
+type handler struct {
+	g    *Gateway
+	opts HandlerOptions
+}
+
+func (h *handler) auth(next http.Handler) http.Handler {
+	if h.opts.Token == "" {
+		return next
+	}
+	want := []byte("Bearer " + h.opts.Token)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/healthz" && r.URL.Path != "/readyz" {
+			got := []byte(r.Header.Get("Authorization"))
+			if subtle.ConstantTimeCompare(got, want) != 1 {
+				w.Header().Set("WWW-Authenticate", `Bearer realm="gate"`)
+				writeError(w, &engine.Error{Code: engine.CodeUnauthorized, Message: "missing or wrong bearer token"})
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+}
+
+func writeError(w http.ResponseWriter, err error) {
+	var body ErrorBody
+	body.Error.Code = engine.CodeOf(err)
+	body.Error.Message = err.Error()
+	writeJSON(w, engine.HTTPStatus(body.Error.Code), body)
+}
+
+// readCall decodes a request body {"tool", "args"}.
+func (h *handler) readCall(w http.ResponseWriter, r *http.Request) (engine.Call, error) {
+	var call engine.Call
+	bs, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBody))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return call, &engine.Error{Code: engine.CodeRequestTooLarge, Message: "request body over " + strconv.FormatInt(mbe.Limit, 10) + " bytes"}
+		}
+		return call, &engine.Error{Code: engine.CodeInvalidCall, Message: "cannot read the request body", Err: err}
+	}
+	dec := json.NewDecoder(strings.NewReader(string(bs)))
+	dec.UseNumber()
+	if err := dec.Decode(&call); err != nil {
+		return call, &engine.Error{Code: engine.CodeInvalidCall, Message: "malformed JSON call", Err: err}
+	}
+	if dec.More() {
+		return call, &engine.Error{Code: engine.CodeInvalidCall, Message: "malformed JSON call: more than one value"}
+	}
+	if call.Tool == "" {
+		return call, &engine.Error{Code: engine.CodeInvalidCall, Message: `missing "tool"`}
+	}
+	if call.Args == nil {
+		call.Args = map[string]any{}
+	}
+	return call, nil
+}
+
+func (h *handler) decide(w http.ResponseWriter, r *http.Request) {
+	call, err := h.readCall(w, r)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	d, err := h.g.Decide(r.Context(), call)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, d)
+}
+
+func (h *handler) call(w http.ResponseWriter, r *http.Request) {
+	call, err := h.readCall(w, r)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	out, err := h.g.Call(r.Context(), call)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	status := http.StatusOK
+	if out.Decision.Decision != engine.Allow {
+		status = http.StatusForbidden
+	}
+	writeJSON(w, status, out)
+}
+
+func (h *handler) pid(w http.ResponseWriter, r *http.Request) (int, bool) {
+	pid, err := strconv.Atoi(r.PathValue("pid"))
+	if err != nil || pid <= 0 {
+		writeError(w, &engine.Error{Code: engine.CodeInvalidCall, Message: "process id must be a positive integer"})
+		return 0, false
+	}
+	return pid, true
+}
+
+func (h *handler) listBackground(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]any{"processes": h.g.runner.Background().List()})
+}
+
+func (h *handler) getBackground(w http.ResponseWriter, r *http.Request) {
+	pid, ok := h.pid(w, r)
+	if !ok {
+		return
+	}
+	p, err := h.g.runner.Background().Get(pid)
+	if err != nil {
+		writeError(w, backgroundError(err, pid))
+		return
+	}
+	writeJSON(w, http.StatusOK, p)
+}
+
+func (h *handler) stopBackground(w http.ResponseWriter, r *http.Request) {
+	pid, ok := h.pid(w, r)
+	if !ok {
+		return
+	}
+	p, err := h.g.runner.Background().Stop(pid)
+	if err != nil {
+		writeError(w, backgroundError(err, pid))
+		return
+	}
+	writeJSON(w, http.StatusOK, p)
+}
+
+func backgroundError(err error, pid int) error {
+	if errors.Is(err, runner.ErrNoProcess) {
+		return &engine.Error{Code: engine.CodeNotFound, Message: "no background process " + strconv.Itoa(pid)}
+	}
+	return err
+}

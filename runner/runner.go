@@ -291,8 +291,8 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Result, error) {
 	if ended == nil {
 		// The command finished: what is left of its group runs on in the
 		// background, as the command asked with &.
-		for _, pid := range groupMembers(pgid) {
-			res.BackgroundPIDs = append(res.BackgroundPIDs, pid)
+		if groupAlive(pgid) {
+			res.BackgroundPIDs = append(res.BackgroundPIDs, groupMembers(pgid)...)
 		}
 		if len(res.BackgroundPIDs) > 0 {
 			r.bg.adopt(pgid, res.BackgroundPIDs, req, dir)

@@ -26,7 +26,7 @@ import (
 	"github.com/gate-dev/gate/runner"
 )
 
-func newGateway(t *testing.T, s engine.Settings) *Gateway {
+func newGateway(t testing.TB, s engine.Settings) *Gateway {
 	t.Helper()
 	root := t.TempDir()
 	e, err := engine.New(context.Background(), engine.Options{Settings: s, Root: root, Home: t.TempDir()})

@@ -4,7 +4,8 @@
 #   Qwen Code's approval modes. In default mode a shell command that passes the
 #   policy asks unless every segment is covered by tools.allowed (checked per
 #   segment, unlike the reference), and write_file / edit ask. auto-edit allows
-#   edits; yolo asks nothing the policy itself does not ask.
+#   edits but still asks for shell commands, as Qwen Code does; yolo asks
+#   nothing the policy itself does not ask.
 package gate.rules.approval
 
 # METADATA
@@ -13,9 +14,9 @@ package gate.rules.approval
 #   code: approval_required
 ask contains {
 	"code": "approval_required",
-	"message": "Approval mode 'default': the command is not covered by tools.allowed",
+	"message": sprintf("Approval mode '%s': the command is not covered by tools.allowed", [data.gate.settings.approval_mode]),
 } if {
-	data.gate.settings.approval_mode == "default"
+	data.gate.settings.approval_mode in {"default", "auto-edit"}
 	input.tool == "run_shell_command"
 	not data.gate.settings.allowed.names.run_shell_command
 	not _covered

@@ -74,6 +74,15 @@ func (p *Parser) Parse(command string) *Program {
 // Removing the continuations mvdan dropped is what bash does first anyway, so
 // the source is rewritten without them and parsed again.
 func parseBash(src string) (*syntax.File, string, error) {
+	if pos := escapedCRLF(src); pos >= 0 {
+		// bash reads backslash-CR as a quoted CR and then ends the command
+		// at the LF; mvdan takes the three bytes for a line continuation
+		// and joins the two lines into one command.
+		line := strings.Count(src[:pos], "\n") + 1
+		col := pos - strings.LastIndex(src[:pos], "\n")
+		return nil, src, &ParseError{Line: line, Col: col,
+			Message: "backslash before CR LF: bash and the parser disagree on where this command ends"}
+	}
 	for range 4 {
 		file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
 		if err != nil {
@@ -143,6 +152,26 @@ func droppedContinuations(file *syntax.File, src string) ([]int, error) {
 	}
 	sortInts(cuts)
 	return cuts, nil
+}
+
+// escapedCRLF returns the offset of the first backslash that escapes a CR
+// followed by LF (an odd run of backslashes before CR LF), or -1.
+func escapedCRLF(src string) int {
+	for i := strings.Index(src, "\\\r\n"); i >= 0; {
+		n := 0
+		for j := i; j >= 0 && src[j] == '\\'; j-- {
+			n++
+		}
+		if n%2 == 1 {
+			return i
+		}
+		next := strings.Index(src[i+3:], "\\\r\n")
+		if next < 0 {
+			break
+		}
+		i += 3 + next
+	}
+	return -1
 }
 
 func sortInts(a []int) {

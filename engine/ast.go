@@ -73,6 +73,27 @@ func inputValue(in *Input) (ast.Value, error) {
 		paths[i] = pathValue(&in.Paths[i])
 	}
 	b.set("paths", ast.ArrayTerm(paths...))
+	if in.Change != nil {
+		c := newObject(8)
+		c.str("path", in.Change.Path)
+		c.str("rel", in.Change.Rel)
+		c.bool("new", in.Change.New)
+		c.int("old_size", in.Change.OldSize)
+		c.int("new_size", in.Change.NewSize)
+		c.str("diff", in.Change.Diff)
+		if in.Change.Replacements != 0 {
+			c.int("replacements", in.Change.Replacements)
+		}
+		c.strOmit("repair", in.Change.Repair)
+		b.set("change", c.term())
+	}
+	if in.ChangeError != nil {
+		c := newObject(3)
+		c.str("type", in.ChangeError.Type)
+		c.str("message", in.ChangeError.Message)
+		c.strOmit("display", in.ChangeError.Display)
+		b.set("change_error", c.term())
+	}
 	return b.o, nil
 }
 
@@ -183,6 +204,7 @@ func pathValue(p *PathInput) *ast.Term {
 	b.bool("exists", p.Exists)
 	b.bool("dir", p.Dir)
 	b.bool("symlink", p.Symlink)
+	b.bool("git_ignored", p.GitIgnored)
 	b.str("access", p.Access)
 	b.str("source", p.Source)
 	b.bool("dynamic", p.Dynamic)

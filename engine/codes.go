@@ -55,8 +55,6 @@ const (
 	CodeNotFound Code = "not_found"
 	// CodeRequestTooLarge: a request body over the server's limit.
 	CodeRequestTooLarge Code = "request_too_large"
-	// CodeToolUnavailable: a tool gate decides but cannot run yet.
-	CodeToolUnavailable Code = "tool_unavailable"
 	// CodeNotReady: the server has no compiled policy yet.
 	CodeNotReady Code = "not_ready"
 )
@@ -69,7 +67,7 @@ func init() {
 		CodeCommandEquivalent, CodePathProtected, CodePathSensitive, CodePathOutsideRoot, CodePathUnknown,
 		CodeApprovalRequired, CodePolicyError, CodePolicyUndefined, CodeEvalTimeout, CodeInvalidCall,
 		CodeBadSettings, CodeBadPolicy, CodeInternal, CodeCustom, CodeDenied, CodeUnauthorized, CodeNotFound,
-		CodeRequestTooLarge, CodeToolUnavailable, CodeNotReady} {
+		CodeRequestTooLarge, CodeNotReady} {
 		known[c] = true
 	}
 }
@@ -162,8 +160,6 @@ func HTTPStatus(c Code) int {
 		return http.StatusNotFound
 	case CodeRequestTooLarge:
 		return http.StatusRequestEntityTooLarge
-	case CodeToolUnavailable:
-		return http.StatusNotImplemented
 	case CodeNotReady:
 		return http.StatusServiceUnavailable
 	default:

@@ -59,6 +59,7 @@ type Engine struct {
 	query    rego.PreparedEvalQuery
 	parser   *shellparse.Parser
 	resolver *fstools.Resolver
+	fs       *fstools.FS
 	idx      *index
 	ids      *identities
 	home     string
@@ -251,10 +252,11 @@ func NewWithPolicies(ctx context.Context, opts Options, pol *Policies) (*Engine,
 	if root == "" {
 		root = "."
 	}
-	resolver, err := fstools.NewResolver(root)
+	files, err := fstools.New(root)
 	if err != nil {
 		return nil, errorf(CodeBadSettings, "workspace root", err)
 	}
+	resolver := files.Resolver()
 	if fi, err := os.Stat(resolver.Root()); err != nil || !fi.IsDir() {
 		return nil, errorf(CodeBadSettings, fmt.Sprintf("workspace root %s is not a directory", root), nil)
 	}
@@ -298,6 +300,7 @@ func NewWithPolicies(ctx context.Context, opts Options, pol *Policies) (*Engine,
 	e := &Engine{
 		parser:   parser,
 		resolver: resolver,
+		fs:       files,
 		idx:      idx,
 		ids:      newIdentities(excludedPrograms(idx)),
 		home:     home,
@@ -387,6 +390,9 @@ func (e *Engine) SettingsData() any {
 	v, _ := toJSONValue(e.idx)
 	return v
 }
+
+// Files returns the file tools of the engine's root.
+func (e *Engine) Files() *fstools.FS { return e.fs }
 
 // Decide decides a call. A malformed call is an error with CodeInvalidCall;
 // every other failure is a deny decision whose reason names the cause.

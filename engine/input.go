@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"sort"
@@ -55,6 +56,12 @@ type Input struct {
 	Shell *ShellInput `json:"shell,omitempty"`
 	// Paths are the paths the call reads or writes.
 	Paths []PathInput `json:"paths"`
+	// Change is what a write_file or edit call would do: the diff, the
+	// sizes before and after, whether the file is new.
+	Change *fstools.Change `json:"change,omitempty"`
+	// ChangeError is why an edit cannot be made (no match, several
+	// matches, ...); the call then changes nothing.
+	ChangeError *fstools.ToolError `json:"change_error,omitempty"`
 }
 
 // ShellInput is the parsed command.
@@ -151,7 +158,12 @@ func (e *Engine) Input(call Call) (*Input, error) {
 				return nil, err
 			}
 		}
-		in.addPath(e, "", p, "write", "file_path")
+		pi := in.addPath(e, "", p, "write", "file_path")
+		if pi.InsideRoot {
+			if err := e.prepareChange(in, call.Tool, args); err != nil {
+				return nil, err
+			}
+		}
 	case ToolListDirectory:
 		p, _, err := stringArg(args, "path", true)
 		if err != nil {
@@ -178,6 +190,24 @@ func (e *Engine) Input(call Call) (*Input, error) {
 		}
 	}
 	return in, nil
+}
+
+// prepareChange computes the change a write or edit would make.
+func (e *Engine) prepareChange(in *Input, tool string, args map[string]any) error {
+	c, err := e.fs.Prepare(tool, args)
+	var te *fstools.ToolError
+	var ae *fstools.ArgError
+	switch {
+	case err == nil:
+		in.Change = c
+	case errors.As(err, &te):
+		in.ChangeError = te
+	case errors.As(err, &ae):
+		return invalid("%s", ae.Message)
+	default:
+		return errorf(CodeInternal, "preparing the change", err)
+	}
+	return nil
 }
 
 func firstString(args map[string]any, names ...string) (string, error) {
@@ -208,6 +238,9 @@ func globBase(pat string) string {
 func (in *Input) addPath(e *Engine, base, p, access, source string) *PathInput {
 	info := e.resolver.Resolve(base, p)
 	pi := PathInput{PathInfo: info, Access: access, Source: source}
+	if in.Tool != ToolShell && info.InsideRoot {
+		pi.GitIgnored = e.fs.GitIgnored(info.Rel, info.Dir)
+	}
 	pi.Keys = e.pathKeys(info)
 	in.Paths = append(in.Paths, pi)
 	return &in.Paths[len(in.Paths)-1]

@@ -28,6 +28,9 @@ type PathInfo struct {
 	Dir bool `json:"dir"`
 	// Symlink reports whether any symlink was followed.
 	Symlink bool `json:"symlink"`
+	// GitIgnored is set for paths inside the root that .gitignore files
+	// ignore (file tools only).
+	GitIgnored bool `json:"git_ignored"`
 }
 
 // Resolver resolves paths against a root directory.

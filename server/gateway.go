@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gate-dev/gate/engine"
+	"github.com/gate-dev/gate/fstools"
 	"github.com/gate-dev/gate/metrics"
 	"github.com/gate-dev/gate/runner"
 )
@@ -55,36 +56,45 @@ func (g *Gateway) Runner() *runner.Runner { return g.runner }
 // Decide decides a call without running it. A malformed call is an
 // *engine.Error with CodeInvalidCall; every decision is counted.
 func (g *Gateway) Decide(ctx context.Context, call engine.Call) (engine.Decision, error) {
+	_, _, d, err := g.decide(ctx, call)
+	return d, err
+}
+
+// decide builds the policy input of a call and evaluates it, with the
+// engine in use at that moment.
+func (g *Gateway) decide(ctx context.Context, call engine.Call) (*engine.Engine, *engine.Input, engine.Decision, error) {
 	e := g.engine.Load()
 	if e == nil {
-		return engine.Decision{}, &engine.Error{Code: engine.CodeNotReady, Message: "policies are not loaded yet"}
+		return nil, nil, engine.Decision{}, &engine.Error{Code: engine.CodeNotReady, Message: "policies are not loaded yet"}
 	}
 	start := time.Now()
-	d, err := e.Decide(ctx, call)
+	in, err := e.Input(call)
 	if err != nil {
-		return d, err
+		return nil, nil, engine.Decision{}, err
 	}
+	d := e.Evaluate(ctx, in)
 	reason := ""
 	if len(d.Reasons) > 0 {
 		reason = d.Reasons[0].Code
 	}
 	g.metrics.Decision(call.Tool, d.Decision, reason, time.Since(start))
-	return d, nil
+	return e, in, d, nil
 }
 
 // CallResult is the outcome of Call.
 type CallResult struct {
 	// Decision is the policy's decision; the call ran only if it is allow.
 	Decision engine.Decision `json:"decision"`
-	// Result is the run_shell_command result, when the call ran.
-	Result *runner.Result `json:"result,omitempty"`
-	// Text is the result in the reference's layout for agents.
+	// Result is the tool's result when the call ran: a *runner.Result for
+	// run_shell_command, an *fstools.Result for the file tools.
+	Result any `json:"result,omitempty"`
+	// Text is the result as the agent reads it (the reference's layout).
 	Text string `json:"text,omitempty"`
 }
 
 // Call decides a call and runs it when the decision is allow. Errors are
 // *engine.Error values: CodeToolUnknown, CodeInvalidCall (arguments that
-// fail validation, naming the parameter), CodeToolUnavailable.
+// fail validation, naming the parameter), CodeNotReady.
 func (g *Gateway) Call(ctx context.Context, call engine.Call) (*CallResult, error) {
 	done := g.metrics.Inflight()
 	defer done()
@@ -100,7 +110,8 @@ func (g *Gateway) Call(ctx context.Context, call engine.Call) (*CallResult, erro
 			return nil, &engine.Error{Code: engine.CodeInvalidCall, Message: err.Error()}
 		}
 	}
-	d, err := g.Decide(ctx, call)
+	start := time.Now()
+	e, in, d, err := g.decide(ctx, call)
 	if err != nil {
 		g.metrics.ToolCall(call.Tool, "error", 0)
 		return nil, err
@@ -112,8 +123,21 @@ func (g *Gateway) Call(ctx context.Context, call engine.Call) (*CallResult, erro
 		return out, nil
 	}
 	if call.Tool != engine.ToolShell {
-		g.metrics.ToolCall(call.Tool, "error", 0)
-		return nil, &engine.Error{Code: engine.CodeToolUnavailable, Message: "gate decides " + call.Tool + " calls but cannot run them yet"}
+		res, err := g.runFile(e, call, in)
+		if err != nil {
+			g.metrics.ToolCall(call.Tool, "error", 0)
+			return nil, err
+		}
+		outcome := "ok"
+		if res.Error != nil {
+			outcome = "failed"
+		}
+		took := time.Since(start)
+		g.metrics.ToolCall(call.Tool, outcome, took)
+		g.log.Info("call ran", "tool", call.Tool, "outcome", outcome, "duration", took)
+		out.Result = res
+		out.Text = res.Content
+		return out, nil
 	}
 	res, err := g.runner.Run(ctx, req)
 	if err != nil {
@@ -133,6 +157,37 @@ func (g *Gateway) Call(ctx context.Context, call engine.Call) (*CallResult, erro
 	out.Result = res
 	out.Text = res.Text()
 	return out, nil
+}
+
+// runFile runs an allowed file tool call. A write or edit applies the
+// change the policy saw, and only if the file still holds what it was
+// computed from.
+func (g *Gateway) runFile(e *engine.Engine, call engine.Call, in *engine.Input) (*fstools.Result, error) {
+	files := e.Files()
+	var (
+		res *fstools.Result
+		err error
+	)
+	switch {
+	case in.ChangeError != nil:
+		d := in.ChangeError.Display
+		if d == "" {
+			d = in.ChangeError.Message
+		}
+		res = &fstools.Result{Content: in.ChangeError.Message, Display: "Error: " + d, Error: in.ChangeError}
+	case in.Change != nil:
+		res = files.Apply(in.Change)
+	default:
+		res, err = files.Run(call.Tool, call.Args)
+	}
+	if err != nil {
+		var ae *fstools.ArgError
+		if errors.As(err, &ae) {
+			return nil, &engine.Error{Code: engine.CodeInvalidCall, Message: ae.Message}
+		}
+		return nil, &engine.Error{Code: engine.CodeInternal, Message: "running " + call.Tool, Err: err}
+	}
+	return res, nil
 }
 
 func quote(s string) string {

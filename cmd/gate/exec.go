@@ -9,6 +9,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gate-dev/gate/engine"
+	"github.com/gate-dev/gate/fstools"
+	"github.com/gate-dev/gate/runner"
 )
 
 const execLong = `Decide a tool call and, when the policies allow it, run it: the same path as
@@ -89,7 +91,19 @@ func (a *app) execCommand() *cobra.Command {
 				a.exit = engine.ExitDenied
 				return nil
 			}
-			res := out.Result
+			if fr, ok := out.Result.(*fstools.Result); ok {
+				if output != "json" {
+					fmt.Fprintln(a.stdout, out.Text)
+				}
+				if fr.Error != nil {
+					a.exit = 1
+				}
+				return nil
+			}
+			res, _ := out.Result.(*runner.Result)
+			if res == nil {
+				return &engine.Error{Code: engine.CodeInternal, Message: "no result"}
+			}
 			switch output {
 			case "text":
 				fmt.Fprintln(a.stdout, out.Text)

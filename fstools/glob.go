@@ -70,7 +70,8 @@ func (f *FS) Glob(args map[string]any) (*Result, error) {
 	}
 	var hits []hit
 	truncatedScan := false
-	ignored, err := f.walk(dir, useGit, true, func(rel string, d fs.DirEntry) error {
+	ignored := 0
+	err = f.walk(dir, useGit, true, func(rel string, d fs.DirEntry, isIgnored bool) error {
 		sub := strings.TrimPrefix(rel, dir+"/")
 		if dir == "." {
 			sub = rel
@@ -80,6 +81,10 @@ func (f *FS) Glob(args map[string]any) (*Result, error) {
 			ok, _ = doublestar.Match(lowPat, strings.ToLower(sub))
 		}
 		if !ok {
+			return nil
+		}
+		if isIgnored {
+			ignored++
 			return nil
 		}
 		info, err := d.Info()

@@ -200,8 +200,8 @@ func grepLines(re *regexp.Regexp, data []byte, name string) []grepMatch {
 // grepGo searches the directory in process, files in parallel.
 func (f *FS) grepGo(q grepQuery) ([]grepMatch, error) {
 	var files []string
-	_, err := f.walk(q.dir, q.useGit, true, func(rel string, _ fs.DirEntry) error {
-		if globMatches(q.glob, q.sub(rel)) {
+	err := f.walk(q.dir, q.useGit, true, func(rel string, _ fs.DirEntry, ignored bool) error {
+		if !ignored && globMatches(q.glob, q.sub(rel)) {
 			files = append(files, rel)
 		}
 		return nil

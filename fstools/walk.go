@@ -11,8 +11,9 @@ var skipDirs = map[string]bool{".git": true, "node_modules": true}
 
 // walk calls fn for every regular file under dir (relative to the root,
 // '/'-separated), in lexical order, without following symlinks, pruning
-// skipDirs and ignored directories. ignored counts the ignored files met.
-func (f *FS) walk(dir string, useGit, useQwen bool, fn func(rel string, d fs.DirEntry) error) (ignored int, err error) {
+// skipDirs and ignored directories. Ignored files are passed with ignored
+// set.
+func (f *FS) walk(dir string, useGit, useQwen bool, fn func(rel string, d fs.DirEntry, ignored bool) error) error {
 	fsys := f.root.FS()
 	// .gitignore files from the root down to dir's parent apply too.
 	ig := f.newIgnores(useGit, useQwen)
@@ -24,7 +25,7 @@ func (f *FS) walk(dir string, useGit, useQwen bool, fn func(rel string, d fs.Dir
 		}
 	}
 	stack := map[string]*ignores{}
-	err = fs.WalkDir(fsys, dir, func(rel string, d fs.DirEntry, err error) error {
+	return fs.WalkDir(fsys, dir, func(rel string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if rel == dir {
 				return err
@@ -50,11 +51,6 @@ func (f *FS) walk(dir string, useGit, useQwen bool, fn func(rel string, d fs.Dir
 		if !d.Type().IsRegular() {
 			return nil
 		}
-		if parent.gitIgnored(rel, false) || parent.qwenIgnored(rel, false) {
-			ignored++
-			return nil
-		}
-		return fn(rel, d)
+		return fn(rel, d, parent.gitIgnored(rel, false) || parent.qwenIgnored(rel, false))
 	})
-	return ignored, err
 }

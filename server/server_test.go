@@ -447,3 +447,64 @@ func TestServeShutdown(t *testing.T) {
 		})
 	}
 }
+
+func TestFileToolCalls(t *testing.T) {
+	g := newGateway(t, yolo())
+	root := g.Runner().Root()
+	os.WriteFile(filepath.Join(root, "a.txt"), []byte("one\ntwo\n"), 0o644)
+	os.MkdirAll(filepath.Join(root, ".git", "hooks"), 0o755)
+	srv := newServer(t, g, HandlerOptions{})
+	c := srv.Client()
+	call := func(tool string, args map[string]any) response {
+		bs, _ := json.Marshal(map[string]any{"tool": tool, "args": args})
+		return post(t, c, srv.URL+"/v1/call", string(bs))
+	}
+	if r := call("read_file", map[string]any{"file_path": "a.txt"}); r.status != 200 || r.body["text"] != "one\ntwo\n" {
+		t.Fatalf("read: %d %v", r.status, r.body)
+	}
+	r := call("edit", map[string]any{"file_path": "a.txt", "old_string": "two", "new_string": "2"})
+	if r.status != 200 || at(r.body, "result", "change", "diff") != "--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n one\n-two\n+2\n" {
+		t.Fatalf("edit: %d %v", r.status, r.body)
+	}
+	if bs, _ := os.ReadFile(filepath.Join(root, "a.txt")); string(bs) != "one\n2\n" {
+		t.Fatalf("a.txt now %q", bs)
+	}
+	if r := call("edit", map[string]any{"file_path": "a.txt", "old_string": "absent", "new_string": "x"}); r.status != 200 ||
+		at(r.body, "result", "error", "type") != "edit_no_occurrence_found" {
+		t.Fatalf("failed edit: %d %v", r.status, r.body)
+	}
+	r = call("write_file", map[string]any{"file_path": ".git/hooks/pre-commit", "content": "#!/bin/sh\nrm -rf /\n"})
+	if r.status != 403 || at(r.body, "decision", "decision") != "deny" {
+		t.Fatalf("protected write: %d %v", r.status, r.body)
+	}
+	if _, err := os.Stat(filepath.Join(root, ".git", "hooks", "pre-commit")); err == nil {
+		t.Fatal("a denied write reached the disk")
+	}
+	if r := call("read_file", map[string]any{"file_path": "../../etc/passwd"}); r.status != 403 {
+		t.Fatalf("outside read: %d %v", r.status, r.body)
+	}
+	if r := call("glob", map[string]any{"pattern": "*.txt"}); r.status != 200 || !strings.Contains(r.body["text"].(string), "a.txt") {
+		t.Fatalf("glob: %d %v", r.status, r.body)
+	}
+	if r := call("grep_search", map[string]any{"pattern": "one"}); r.status != 200 || !strings.Contains(r.body["text"].(string), "a.txt:1:one") {
+		t.Fatalf("grep: %d %v", r.status, r.body)
+	}
+	if r := call("list_directory", map[string]any{"path": "."}); r.status != 200 || !strings.Contains(r.body["text"].(string), "a.txt") {
+		t.Fatalf("list: %d %v", r.status, r.body)
+	}
+	want := `
+# HELP gate_tool_calls_total Tool calls by tool and outcome (ok, failed, signaled, timeout, cancelled, background, error, denied).
+# TYPE gate_tool_calls_total counter
+gate_tool_calls_total{outcome="denied",tool="read_file"} 1
+gate_tool_calls_total{outcome="denied",tool="write_file"} 1
+gate_tool_calls_total{outcome="failed",tool="edit"} 1
+gate_tool_calls_total{outcome="ok",tool="edit"} 1
+gate_tool_calls_total{outcome="ok",tool="glob"} 1
+gate_tool_calls_total{outcome="ok",tool="grep_search"} 1
+gate_tool_calls_total{outcome="ok",tool="list_directory"} 1
+gate_tool_calls_total{outcome="ok",tool="read_file"} 1
+`
+	if err := testutil.GatherAndCompare(g.Metrics().Registry, strings.NewReader(want), "gate_tool_calls_total"); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -75,3 +75,29 @@ func TestExec(t *testing.T) {
 		})
 	}
 }
+
+func TestExecFileTools(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "a.txt"), []byte("one\n"), 0o644)
+	call := filepath.Join(t.TempDir(), "call.json")
+	base := []string{"exec", "--root", root, "--approval-mode", "yolo", "--call", call}
+	for _, tc := range []struct {
+		name, call     string
+		code           int
+		stdout, stderr string
+	}{
+		{"write", `{"tool":"write_file","args":{"file_path":"b/c.txt","content":"hi\n"}}`, 0, "Successfully created and wrote to new file: b/c.txt.", ""},
+		{"read", `{"tool":"read_file","args":{"file_path":"b/c.txt"}}`, 0, "hi\n", ""},
+		{"failed edit", `{"tool":"edit","args":{"file_path":"a.txt","old_string":"zzz","new_string":"y"}}`, 1, "0 occurrences found", ""},
+		{"outside", `{"tool":"read_file","args":{"file_path":"/etc/passwd"}}`, 126, "", "path_outside_root"},
+		{"malformed", `{"tool":"read_file","args":{"offset":-1,"file_path":"a.txt"}}`, 5, "", "Offset must be a non-negative integer"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			os.WriteFile(call, []byte(tc.call), 0o644)
+			code, stdout, stderr := runGate(t, context.Background(), base...)
+			if code != tc.code || !strings.Contains(stdout, tc.stdout) || !strings.Contains(stderr, tc.stderr) {
+				t.Fatalf("exit %d (want %d)\nstdout %q\nstderr %q", code, tc.code, stdout, stderr)
+			}
+		})
+	}
+}

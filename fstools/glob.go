@@ -71,30 +71,33 @@ func (f *FS) Glob(args map[string]any) (*Result, error) {
 	var hits []hit
 	truncatedScan := false
 	ignored := 0
-	err = f.walk(dir, useGit, true, func(rel string, d fs.DirEntry, isIgnored bool) error {
-		sub := strings.TrimPrefix(rel, dir+"/")
-		if dir == "." {
-			sub = rel
-		}
-		ok := sub == pat
-		if !ok {
-			ok, _ = doublestar.Match(lowPat, strings.ToLower(sub))
-		}
-		if !ok {
-			return nil
-		}
-		if isIgnored {
-			ignored++
-			return nil
-		}
-		info, err := d.Info()
-		if err != nil {
-			return nil
-		}
-		hits = append(hits, hit{rel, info.ModTime()})
-		if len(hits) >= MaxGlobMatches {
-			truncatedScan = true
-			return fs.SkipAll
+	err = f.walk(dir, useGit, true, func(d *dirFiles) error {
+		for i, e := range d.entries {
+			rel := d.path(i)
+			sub := strings.TrimPrefix(rel, dir+"/")
+			if dir == "." {
+				sub = rel
+			}
+			ok := sub == pat
+			if !ok {
+				ok, _ = doublestar.Match(lowPat, strings.ToLower(sub))
+			}
+			if !ok {
+				continue
+			}
+			if d.ignored[i] {
+				ignored++
+				continue
+			}
+			info, err := e.Info()
+			if err != nil {
+				continue
+			}
+			hits = append(hits, hit{rel, info.ModTime()})
+			if len(hits) >= MaxGlobMatches {
+				truncatedScan = true
+				return fs.SkipAll
+			}
 		}
 		return nil
 	})

@@ -7,7 +7,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"io/fs"
+	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
@@ -36,6 +36,7 @@ type grepMatch struct {
 // grepQuery is a validated grep_search call.
 type grepQuery struct {
 	re      *regexp.Regexp
+	lit     *foldFinder // a literal every match contains, or nil
 	pattern string
 	dir     string // search directory relative to the root ('.' for it)
 	abs     string
@@ -101,6 +102,9 @@ func (f *FS) grep(ctx context.Context, args map[string]any, rg string) (*Result,
 		return nil, &ArgError{"path", "Path does not exist: " + t.abs()}
 	}
 	q := grepQuery{re: re, pattern: pattern, dir: t.display(), abs: t.abs(), glob: glob, useGit: useGit}
+	if lit := requiredLiteral(pattern); lit != "" {
+		q.lit = newFoldFinder(lit)
+	}
 	var matches []grepMatch
 	if !fi.IsDir() {
 		matches, err = f.grepFile(q, t.display(), path.Base(t.display()))
@@ -169,17 +173,50 @@ func (f *FS) grepFile(q grepQuery, rel, name string) ([]grepMatch, error) {
 	if err != nil {
 		return nil, nil
 	}
-	return grepLines(q.re, data, name), nil
+	return q.lines(data, name), nil
 }
 
-// grepLines returns the lines of data that re matches; a file with a NUL
+// lines returns the lines of data that the query matches; a file with a NUL
 // byte is binary and has none.
-func grepLines(re *regexp.Regexp, data []byte, name string) []grepMatch {
-	if bytes.IndexByte(data, 0) >= 0 || !re.Match(data) {
+func (q grepQuery) lines(data []byte, name string) []grepMatch {
+	if bytes.IndexByte(data, 0) >= 0 {
 		return nil
 	}
+	if q.lit == nil {
+		if !q.re.Match(data) {
+			return nil
+		}
+		return grepLines(q.re, data, name, 0, 1)
+	}
+	// Only lines holding the literal can match.
 	var out []grepMatch
-	line := 0
+	lineNo, counted := 1, 0
+	for pos := 0; pos < len(data); {
+		i := q.lit.index(data, pos)
+		if i < 0 {
+			break
+		}
+		start := bytes.LastIndexByte(data[:i], '\n') + 1
+		end := len(data)
+		if j := bytes.IndexByte(data[i:], '\n'); j >= 0 {
+			end = i + j
+		}
+		lineNo += bytes.Count(data[counted:start], []byte{'\n'})
+		counted = start
+		l := bytes.TrimSuffix(data[start:end], []byte("\r"))
+		if q.re.Match(l) {
+			out = append(out, grepMatch{name, lineNo, string(l)})
+		}
+		pos = end + 1
+	}
+	return out
+}
+
+// grepLines returns the lines of data, the first numbered first, that re
+// matches.
+func grepLines(re *regexp.Regexp, data []byte, name string, _ int, first int) []grepMatch {
+	var out []grepMatch
+	line := first - 1
 	for len(data) > 0 {
 		line++
 		i := bytes.IndexByte(data, '\n')
@@ -197,44 +234,86 @@ func grepLines(re *regexp.Regexp, data []byte, name string) []grepMatch {
 	return out
 }
 
-// grepGo searches the directory in process, files in parallel.
+// grepGo searches the directory in process, one directory's files per
+// job, jobs in parallel.
 func (f *FS) grepGo(q grepQuery) ([]grepMatch, error) {
-	var files []string
-	err := f.walk(q.dir, q.useGit, true, func(rel string, _ fs.DirEntry, ignored bool) error {
-		if !ignored && globMatches(q.glob, q.sub(rel)) {
-			files = append(files, rel)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
 	var (
 		mu  sync.Mutex
 		out []grepMatch
 		wg  sync.WaitGroup
 	)
-	next := make(chan string)
+	jobs := make(chan *dirFiles, 64)
 	for range runtime.GOMAXPROCS(0) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for rel := range next {
-				ms, _ := f.grepFile(q, rel, q.sub(rel))
-				if len(ms) > 0 {
-					mu.Lock()
-					out = append(out, ms...)
-					mu.Unlock()
+			var buf []byte
+			for d := range jobs {
+				for i := range d.entries {
+					rel := d.path(i)
+					sub := q.sub(rel)
+					if d.ignored[i] || !globMatches(q.glob, sub) {
+						continue
+					}
+					var data []byte
+					data, buf = readInto(d.root, d.entries[i].Name(), buf)
+					if ms := q.lines(data, sub); len(ms) > 0 {
+						mu.Lock()
+						out = append(out, ms...)
+						mu.Unlock()
+					}
 				}
+				d.root.Close()
 			}
 		}()
 	}
-	for _, rel := range files {
-		next <- rel
-	}
-	close(next)
+	err := f.walk(q.dir, q.useGit, true, func(d *dirFiles) error {
+		// The worker closes the directory; walk's own close comes after
+		// and is harmless.
+		r, err := d.root.OpenRoot(".")
+		if err != nil {
+			return nil
+		}
+		c := *d
+		c.root = r
+		jobs <- &c
+		return nil
+	})
+	close(jobs)
 	wg.Wait()
-	return out, nil
+	return out, err
+}
+
+// readInto reads a file of r into buf, growing it as needed; it returns the
+// contents and the buffer to reuse. An unreadable file reads as empty.
+func readInto(r *os.Root, name string, buf []byte) ([]byte, []byte) {
+	fh, err := r.Open(name)
+	if err != nil {
+		return nil, buf
+	}
+	defer fh.Close()
+	fi, err := fh.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil, buf
+	}
+	size := int(fi.Size()) + 1
+	if cap(buf) < size {
+		buf = make([]byte, size)
+	}
+	buf = buf[:cap(buf)]
+	n := 0
+	for {
+		m, err := fh.Read(buf[n:])
+		n += m
+		if err != nil || m == 0 {
+			break
+		}
+		if n == len(buf) {
+			buf = append(buf, 0)[:n]
+			buf = buf[:cap(buf)]
+		}
+	}
+	return buf[:n], buf
 }
 
 // sub returns a path relative to the root as relative to the search

@@ -53,9 +53,10 @@ func (f *FS) newIgnores(useGit, useQwen bool) *ignores {
 	return ig
 }
 
-// enter returns the ignores for the entries of dir (relative to the root),
-// adding dir's .gitignore.
-func (ig *ignores) enter(fsys fs.FS, dir string) *ignores {
+// enter returns the ignores for the entries of a directory, adding its
+// .gitignore: dir is the directory in fsys, rel its path relative to the
+// workspace root (the patterns' domain); rel defaults to dir.
+func (ig *ignores) enter(fsys fs.FS, dir string, rel ...string) *ignores {
 	if !ig.useGit {
 		return ig
 	}
@@ -63,7 +64,11 @@ func (ig *ignores) enter(fsys fs.FS, dir string) *ignores {
 	if err != nil {
 		return ig
 	}
-	ps := parsePatterns(data, split(dir))
+	domain := dir
+	if len(rel) > 0 {
+		domain = rel[0]
+	}
+	ps := parsePatterns(data, split(domain))
 	if len(ps) == 0 {
 		return ig
 	}

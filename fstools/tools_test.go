@@ -33,7 +33,7 @@ func files(t *testing.T, tree map[string]string) string {
 	return root
 }
 
-func newFS(t *testing.T, root string, opts ...Option) *FS {
+func newFS(t testing.TB, root string, opts ...Option) *FS {
 	t.Helper()
 	f, err := New(root, opts...)
 	if err != nil {

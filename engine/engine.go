@@ -477,3 +477,17 @@ func decodeDecision(v any) (Decision, error) {
 	}
 	return d, nil
 }
+
+// Enabled reports whether the settings make tool available, as Qwen Code
+// decides which tools exist: a non-empty tools.core must list it (a
+// run_shell_command(...) entry enables the shell), and tools.exclude must
+// not name it bare.
+func (e *Engine) Enabled(tool string) bool {
+	if !KnownTool(tool) {
+		return false
+	}
+	if e.idx.Core.Count > 0 && !e.idx.Core.Tools[tool] {
+		return false
+	}
+	return !e.idx.Exclude.Names[tool]
+}

@@ -29,7 +29,11 @@ type Metrics struct {
 	inflight         prometheus.Gauge
 	background       prometheus.Gauge
 	policyInfo       *prometheus.GaugeVec
+	approvals        *prometheus.CounterVec
 }
+
+// ApprovalOutcomes are the outcome label values of gate_approvals_total.
+var ApprovalOutcomes = []string{"approved", "denied", "timeout", "cancelled"}
 
 // New creates the metrics in a new registry.
 func New() *Metrics {
@@ -61,6 +65,10 @@ func New() *Metrics {
 			Name: "gate_background_processes",
 			Help: "Background process groups gate started that are still running.",
 		}),
+		approvals: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "gate_approvals_total",
+			Help: "Answers to calls the policy asked about, by outcome (approved, denied, timeout, cancelled) and channel (api, elicitation).",
+		}, []string{"outcome", "via"}),
 		policyInfo: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "gate_policy_info",
 			Help: "The policy revision in use (value 1).",
@@ -69,7 +77,7 @@ func New() *Metrics {
 	m.Registry.MustRegister(
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		m.decisions, m.decisionDuration, m.toolCalls, m.toolDuration, m.inflight, m.background, m.policyInfo,
+		m.decisions, m.decisionDuration, m.toolCalls, m.toolDuration, m.inflight, m.background, m.policyInfo, m.approvals,
 	)
 	return m
 }
@@ -110,6 +118,21 @@ func (m *Metrics) ToolCall(tool, result string, took time.Duration) {
 	if took > 0 {
 		m.toolDuration.WithLabelValues(t).Observe(took.Seconds())
 	}
+}
+
+// Approval counts one answer to an "ask".
+func (m *Metrics) Approval(outcome, via string) {
+	ok := false
+	for _, o := range ApprovalOutcomes {
+		ok = ok || o == outcome
+	}
+	if !ok {
+		outcome = "cancelled"
+	}
+	if via != "elicitation" {
+		via = "api"
+	}
+	m.approvals.WithLabelValues(outcome, via).Inc()
 }
 
 // Inflight tracks a call in progress; call the returned function when it

@@ -15,11 +15,22 @@ import (
 
 // Gateway decides and runs tool calls. It is safe for concurrent use.
 type Gateway struct {
-	engine  atomic.Pointer[engine.Engine]
-	runner  *runner.Runner
-	metrics *metrics.Metrics
-	log     *slog.Logger
+	engine    atomic.Pointer[engine.Engine]
+	runner    *runner.Runner
+	metrics   *metrics.Metrics
+	log       *slog.Logger
+	approvals *Approvals
 }
+
+// SetApprovals makes calls the policy asks about wait for a human's answer
+// in a; without approvals they are refused at once.
+func (g *Gateway) SetApprovals(a *Approvals) {
+	a.onEnd = func(v Verdict, via string) { g.metrics.Approval(v.Outcome, via) }
+	g.approvals = a
+}
+
+// Approvals returns the pending approvals, or nil.
+func (g *Gateway) Approvals() *Approvals { return g.approvals }
 
 // NewGateway returns a gateway; e may be nil until SetEngine is called (the
 // gateway is not ready until then and refuses every call).
@@ -90,7 +101,12 @@ type CallResult struct {
 	Result any `json:"result,omitempty"`
 	// Text is the result as the agent reads it (the reference's layout).
 	Text string `json:"text,omitempty"`
+	// Approval is how a human answered when the policy asked.
+	Approval *Verdict `json:"approval,omitempty"`
 }
+
+// Ran reports whether the call ran.
+func (r *CallResult) Ran() bool { return r.Result != nil }
 
 // Call decides a call and runs it when the decision is allow. Errors are
 // *engine.Error values: CodeToolUnknown, CodeInvalidCall (arguments that
@@ -117,7 +133,12 @@ func (g *Gateway) Call(ctx context.Context, call engine.Call) (*CallResult, erro
 		return nil, err
 	}
 	out := &CallResult{Decision: d}
-	if d.Decision != engine.Allow {
+	if d.Decision == engine.Ask {
+		if v, ok := g.approve(ctx, call, d); ok {
+			out.Approval = &v
+		}
+	}
+	if d.Decision != engine.Allow && (out.Approval == nil || !out.Approval.Approved()) {
 		g.metrics.ToolCall(call.Tool, "denied", 0)
 		g.log.Info("call refused", "tool", call.Tool, "decision", d.Decision, "reason", d.Reasons[0].Code)
 		return out, nil
@@ -157,6 +178,26 @@ func (g *Gateway) Call(ctx context.Context, call engine.Call) (*CallResult, erro
 	out.Result = res
 	out.Text = res.Text()
 	return out, nil
+}
+
+// approve asks for a human's answer: through the client (MCP elicitation)
+// when it can be asked, through the approvals API otherwise. ok is false
+// when there is nobody to ask.
+func (g *Gateway) approve(ctx context.Context, call engine.Call, d engine.Decision) (Verdict, bool) {
+	if f, _ := ctx.Value(askerKey{}).(asker); f != nil {
+		if v, ok := f(ctx, call, d); ok {
+			if v.Outcome == outcomeInputRequired {
+				return v, true
+			}
+			g.log.Info("approval ended", "tool", call.Tool, "outcome", v.Outcome, "by", v.By, "via", "elicitation")
+			g.metrics.Approval(v.Outcome, "elicitation")
+			return v, true
+		}
+	}
+	if g.approvals == nil {
+		return Verdict{}, false
+	}
+	return g.approvals.Wait(ctx, call, d), true
 }
 
 // runFile runs an allowed file tool call. A write or edit applies the

@@ -23,6 +23,8 @@ type HandlerOptions struct {
 	Token string
 	// MaxBody bounds request bodies; zero means DefaultMaxBody.
 	MaxBody int64
+	// MCP, when set, is served at /mcp (see NewMCPHandler).
+	MCP http.Handler
 }
 
 // ErrorBody is the JSON of an error response: {"error": {"code", "message"}}.
@@ -40,6 +42,10 @@ type ErrorBody struct {
 //	GET    /v1/background                  background processes
 //	GET    /v1/background/{pid}            one, with its latest output
 //	POST   /v1/background/{pid}/stop       stop its process group (also DELETE /v1/background/{pid})
+//	GET    /v1/approvals                   calls waiting for a human's answer
+//	POST   /v1/approvals/{id}/approve      let one run ({"by", "reason"} optional)
+//	POST   /v1/approvals/{id}/deny         refuse it
+//	       /mcp                            MCP over streamable HTTP, when configured
 //	GET    /metrics, /healthz, /readyz
 func NewHandler(g *Gateway, opts HandlerOptions) http.Handler {
 	if opts.MaxBody <= 0 {
@@ -53,6 +59,12 @@ func NewHandler(g *Gateway, opts HandlerOptions) http.Handler {
 	mux.HandleFunc("GET /v1/background/{pid}", h.getBackground)
 	mux.HandleFunc("POST /v1/background/{pid}/stop", h.stopBackground)
 	mux.HandleFunc("DELETE /v1/background/{pid}", h.stopBackground)
+	mux.HandleFunc("GET /v1/approvals", h.listApprovals)
+	mux.HandleFunc("POST /v1/approvals/{id}/approve", h.answerApproval(true))
+	mux.HandleFunc("POST /v1/approvals/{id}/deny", h.answerApproval(false))
+	if opts.MCP != nil {
+		mux.Handle("/mcp", opts.MCP)
+	}
 	mux.Handle("GET /metrics", g.metrics.Handler())
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
@@ -162,10 +174,48 @@ func (h *handler) call(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	status := http.StatusOK
-	if out.Decision.Decision != engine.Allow {
+	if !out.Ran() {
 		status = http.StatusForbidden
 	}
 	writeJSON(w, status, out)
+}
+
+func (h *handler) listApprovals(w http.ResponseWriter, _ *http.Request) {
+	list := []Approval{}
+	if a := h.g.Approvals(); a != nil {
+		list = a.List()
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"approvals": list})
+}
+
+// answerApproval approves or denies a pending call; the body may name who
+// answers and why: {"by": "alice", "reason": "..."}.
+func (h *handler) answerApproval(approve bool) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		var body struct {
+			By     string `json:"by"`
+			Reason string `json:"reason"`
+		}
+		bs, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 64<<10))
+		if err == nil && len(strings.TrimSpace(string(bs))) > 0 {
+			err = json.Unmarshal(bs, &body)
+		}
+		if err != nil {
+			writeError(w, &engine.Error{Code: engine.CodeInvalidCall, Message: "malformed approval body", Err: err})
+			return
+		}
+		a := h.g.Approvals()
+		id := r.PathValue("id")
+		if a == nil || a.Resolve(id, approve, body.By, body.Reason) != nil {
+			writeError(w, &engine.Error{Code: engine.CodeNotFound, Message: "no pending approval " + id})
+			return
+		}
+		outcome := "denied"
+		if approve {
+			outcome = "approved"
+		}
+		writeJSON(w, http.StatusOK, map[string]string{"id": id, "outcome": outcome})
+	}
 }
 
 func (h *handler) pid(w http.ResponseWriter, r *http.Request) (int, bool) {

@@ -88,7 +88,7 @@ func (a *app) rootCommand() *cobra.Command {
 	pf.String("approval-mode", engine.ApprovalDefault, "approval `mode`: default, auto-edit or yolo")
 	pf.StringArray("policy", nil, "extra policy `dir`ectory with .rego modules and data (repeatable)")
 	a.bind(pf)
-	root.AddCommand(a.evalCommand(), a.parseCommand(), a.testCommand(), a.serveCommand(), a.execCommand())
+	root.AddCommand(a.evalCommand(), a.parseCommand(), a.testCommand(), a.serveCommand(), a.execCommand(), a.mcpCommand(), a.approvalsCommand(), a.hookCommand())
 	return root
 }
 

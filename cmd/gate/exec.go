@@ -82,7 +82,7 @@ func (a *app) execCommand() *cobra.Command {
 					return err
 				}
 			}
-			if out.Decision.Decision != engine.Allow {
+			if !out.Ran() {
 				if output != "json" {
 					enc := json.NewEncoder(a.stderr)
 					enc.SetEscapeHTML(false)

@@ -26,6 +26,9 @@ policies and runs it only when allowed; operators scrape /metrics.
   GET    /v1/background              background processes gate started
   GET    /v1/background/{pid}        one of them, with its latest output
   POST   /v1/background/{pid}/stop   stop its process group (or DELETE /v1/background/{pid})
+  GET    /v1/approvals               calls waiting for a human's answer
+  POST   /v1/approvals/{id}/approve  (or /deny) answer one
+         /mcp                        MCP (streamable HTTP) with gate's tools
   GET    /metrics  /healthz  /readyz
 
 gate listens on 127.0.0.1 by default. Listening on any other address needs a
@@ -36,15 +39,20 @@ groups and every background process.`
 
 // runOptions are the flags of commands that run tool calls.
 type runOptions struct {
-	timeout   time.Duration
-	maxOutput int
-	killGrace time.Duration
+	timeout         time.Duration
+	maxOutput       int
+	killGrace       time.Duration
+	approvalTimeout time.Duration
 }
 
 func (o *runOptions) register(cmd *cobra.Command) {
 	cmd.Flags().DurationVar(&o.timeout, "timeout", runner.DefaultTimeout, "default timeout of a shell command (at most 10m; a call's own timeout argument overrides it)")
 	cmd.Flags().IntVar(&o.maxOutput, "max-output", runner.DefaultMaxOutput, "`bytes` kept of each output stream of a command")
 	cmd.Flags().DurationVar(&o.killGrace, "kill-grace", runner.DefaultKillGrace, "time between SIGTERM and SIGKILL when a command's process group is stopped")
+}
+
+func (o *runOptions) registerApprovals(cmd *cobra.Command) {
+	cmd.Flags().DurationVar(&o.approvalTimeout, "approval-timeout", server.DefaultApprovalTimeout, "how long a call the policy asks about waits for a human's answer before it is denied")
 }
 
 // newGateway builds the engine, the runner and the metrics.
@@ -106,7 +114,9 @@ func (a *app) serveCommand() *cobra.Command {
 				return &engine.Error{Code: engine.CodeBadSettings, Message: "listen", Err: err}
 			}
 			log.Info("gate listening", "url", "http://"+ln.Addr().String(), "root", g.Runner().Root(), "auth", token != "")
-			h := server.NewHandler(g, server.HandlerOptions{Token: token, MaxBody: maxBody})
+			g.SetApprovals(server.NewApprovals(ro.approvalTimeout, log))
+			mcpHandler := server.NewMCPHandler(server.NewMCPServer(g, version()))
+			h := server.NewHandler(g, server.HandlerOptions{Token: token, MaxBody: maxBody, MCP: mcpHandler})
 			return server.Serve(cmd.Context(), ln, g, h, server.ServeOptions{ShutdownTimeout: shutdown, Log: log})
 		},
 	}
@@ -115,6 +125,7 @@ func (a *app) serveCommand() *cobra.Command {
 	cmd.Flags().Int64Var(&maxBody, "max-body", server.DefaultMaxBody, "largest request body in `bytes`")
 	cmd.Flags().DurationVar(&shutdown, "shutdown-timeout", server.DefaultShutdownTimeout, "how long in-flight calls may finish on shutdown")
 	ro.register(cmd)
+	ro.registerApprovals(cmd)
 	return cmd
 }
 

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"net"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+
+	"github.com/gate-dev/gate/engine"
+	"github.com/gate-dev/gate/server"
+)
+
+const mcpLong = `Serve gate's tools over MCP on standard input and output, for an agent that
+starts gate as an MCP server: run_shell_command, list_directory, read_file,
+write_file, glob, grep_search and edit, with the reference's parameters (only
+those the settings enable). Every call is decided by the policies; a refused
+call is a tool error whose text gives the reasons.
+
+When the policy asks, gate asks the client's user (MCP elicitation) if the
+client supports it; otherwise the call waits in the approvals API, which
+--approvals-listen serves on a loopback address for 'gate approvals'.
+Logs go to stderr.`
+
+func (a *app) mcpCommand() *cobra.Command {
+	var (
+		ro           runOptions
+		approvalAddr string
+	)
+	cmd := &cobra.Command{
+		Use:   "mcp",
+		Short: "Serve gate's tools over MCP (stdio)",
+		Long:  mcpLong,
+		Example: `  gate mcp --settings .qwen/settings.json
+  gate mcp --approvals-listen 127.0.0.1:8788   # then: gate approvals --server http://127.0.0.1:8788`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			log := slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+			g, err := a.newGateway(cmd.Context(), ro, log)
+			if err != nil {
+				return err
+			}
+			g.SetApprovals(server.NewApprovals(ro.approvalTimeout, log))
+			ctx, cancel := context.WithCancel(cmd.Context())
+			defer cancel()
+			if approvalAddr != "" {
+				if !loopback(approvalAddr) {
+					return usagef("--approvals-listen must be a loopback address, not %s", approvalAddr)
+				}
+				ln, err := net.Listen("tcp", approvalAddr)
+				if err != nil {
+					return &engine.Error{Code: engine.CodeBadSettings, Message: "approvals listen", Err: err}
+				}
+				go server.Serve(ctx, ln, g, server.NewHandler(g, server.HandlerOptions{}), server.ServeOptions{Log: log})
+			}
+			s := server.NewMCPServer(g, version())
+			err = s.Run(ctx, &mcp.IOTransport{Reader: readCloser{a.stdin}, Writer: writeCloser{a.stdout}})
+			g.Runner().Shutdown(context.Background())
+			if err != nil && ctx.Err() == nil && !isEOF(err) {
+				return err
+			}
+			return nil
+		},
+	}
+	ro.register(cmd)
+	ro.registerApprovals(cmd)
+	cmd.Flags().StringVar(&approvalAddr, "approvals-listen", "", "serve the approvals API (and the rest of the HTTP API) on this loopback `address`")
+	return cmd
+}

@@ -37,6 +37,10 @@ type Verdict struct {
 	By string `json:"by,omitempty"`
 	// Reason is the approver's reason, or why nobody answered.
 	Reason string `json:"reason,omitempty"`
+	// Always is set when the approver allowed such calls from now on.
+	Always bool `json:"always,omitempty"`
+	// Rules are the rules an "always" answer added.
+	Rules []string `json:"rules,omitempty"`
 }
 
 // Approved reports whether the call may run.
@@ -120,8 +124,23 @@ func (a *Approvals) List() []Approval {
 	return out
 }
 
+// Pending returns a pending approval.
+func (a *Approvals) Pending(id string) (Approval, bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	p, ok := a.pending[id]
+	if !ok {
+		return Approval{}, false
+	}
+	return p.Approval, true
+}
+
 // Resolve answers a pending approval; by names who answered.
 func (a *Approvals) Resolve(id string, approve bool, by, reason string) error {
+	return a.resolve(id, Verdict{By: by, Reason: reason}, approve)
+}
+
+func (a *Approvals) resolve(id string, v Verdict, approve bool) error {
 	a.mu.Lock()
 	p, ok := a.pending[id]
 	if ok {
@@ -131,10 +150,10 @@ func (a *Approvals) Resolve(id string, approve bool, by, reason string) error {
 	if !ok {
 		return ErrNoApproval
 	}
-	if by == "" {
-		by = "anonymous"
+	if v.By == "" {
+		v.By = "anonymous"
 	}
-	v := Verdict{Outcome: "denied", By: by, Reason: reason}
+	v.Outcome = "denied"
 	if approve {
 		v.Outcome = "approved"
 	}

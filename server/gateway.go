@@ -20,6 +20,7 @@ type Gateway struct {
 	metrics   *metrics.Metrics
 	log       *slog.Logger
 	approvals *Approvals
+	rules     *Rules
 }
 
 // SetApprovals makes calls the policy asks about wait for a human's answer

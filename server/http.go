@@ -43,8 +43,10 @@ type ErrorBody struct {
 //	GET    /v1/background/{pid}            one, with its latest output
 //	POST   /v1/background/{pid}/stop       stop its process group (also DELETE /v1/background/{pid})
 //	GET    /v1/approvals                   calls waiting for a human's answer
-//	POST   /v1/approvals/{id}/approve      let one run ({"by", "reason"} optional)
+//	POST   /v1/approvals/{id}/approve      let one run ({"by", "reason", "always"} optional)
 //	POST   /v1/approvals/{id}/deny         refuse it
+//	GET    /v1/rules                       persisted "always allow" rules
+//	DELETE /v1/rules?entry=E               revoke one
 //	       /mcp                            MCP over streamable HTTP, when configured
 //	GET    /metrics, /healthz, /readyz
 func NewHandler(g *Gateway, opts HandlerOptions) http.Handler {
@@ -62,6 +64,8 @@ func NewHandler(g *Gateway, opts HandlerOptions) http.Handler {
 	mux.HandleFunc("GET /v1/approvals", h.listApprovals)
 	mux.HandleFunc("POST /v1/approvals/{id}/approve", h.answerApproval(true))
 	mux.HandleFunc("POST /v1/approvals/{id}/deny", h.answerApproval(false))
+	mux.HandleFunc("GET /v1/rules", h.listRules)
+	mux.HandleFunc("DELETE /v1/rules", h.revokeRule)
 	if opts.MCP != nil {
 		mux.Handle("/mcp", opts.MCP)
 	}
@@ -180,6 +184,33 @@ func (h *handler) call(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, status, out)
 }
 
+func (h *handler) listRules(w http.ResponseWriter, _ *http.Request) {
+	r := h.g.Rules()
+	if r == nil {
+		writeJSON(w, http.StatusOK, map[string]any{"rules": []Rule{}})
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"rules": r.List(), "file": r.Path()})
+}
+
+// revokeRule removes the rule named by the entry query parameter.
+func (h *handler) revokeRule(w http.ResponseWriter, r *http.Request) {
+	entry := r.URL.Query().Get("entry")
+	if entry == "" {
+		writeError(w, &engine.Error{Code: engine.CodeInvalidCall, Message: "missing the entry query parameter"})
+		return
+	}
+	err := h.g.Revoke(entry, r.URL.Query().Get("by"))
+	switch {
+	case errors.Is(err, ErrNoRule):
+		writeError(w, &engine.Error{Code: engine.CodeNotFound, Message: "no rule " + entry})
+	case err != nil:
+		writeError(w, &engine.Error{Code: engine.CodeInternal, Message: "revoking " + entry, Err: err})
+	default:
+		writeJSON(w, http.StatusOK, map[string]string{"revoked": entry})
+	}
+}
+
 func (h *handler) listApprovals(w http.ResponseWriter, _ *http.Request) {
 	list := []Approval{}
 	if a := h.g.Approvals(); a != nil {
@@ -195,6 +226,7 @@ func (h *handler) answerApproval(approve bool) http.HandlerFunc {
 		var body struct {
 			By     string `json:"by"`
 			Reason string `json:"reason"`
+			Always bool   `json:"always"`
 		}
 		bs, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 64<<10))
 		if err == nil && len(strings.TrimSpace(string(bs))) > 0 {
@@ -206,7 +238,24 @@ func (h *handler) answerApproval(approve bool) http.HandlerFunc {
 		}
 		a := h.g.Approvals()
 		id := r.PathValue("id")
-		if a == nil || a.Resolve(id, approve, body.By, body.Reason) != nil {
+		p, ok := Approval{}, false
+		if a != nil {
+			p, ok = a.Pending(id)
+		}
+		if !ok {
+			writeError(w, &engine.Error{Code: engine.CodeNotFound, Message: "no pending approval " + id})
+			return
+		}
+		v := Verdict{By: body.By, Reason: body.Reason}
+		if approve && body.Always {
+			rules, err := h.g.AllowAlways(engine.Call{Tool: p.Tool, Args: p.Args}, body.By)
+			if err != nil {
+				writeError(w, &engine.Error{Code: engine.CodeInvalidCall, Message: "cannot allow always: " + err.Error()})
+				return
+			}
+			v.Always, v.Rules = true, rules
+		}
+		if a.resolve(id, v, approve) != nil {
 			writeError(w, &engine.Error{Code: engine.CodeNotFound, Message: "no pending approval " + id})
 			return
 		}
@@ -214,7 +263,7 @@ func (h *handler) answerApproval(approve bool) http.HandlerFunc {
 		if approve {
 			outcome = "approved"
 		}
-		writeJSON(w, http.StatusOK, map[string]string{"id": id, "outcome": outcome})
+		writeJSON(w, http.StatusOK, map[string]any{"id": id, "outcome": outcome, "rules": v.Rules})
 	}
 }
 

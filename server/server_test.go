@@ -508,3 +508,12 @@ gate_tool_calls_total{outcome="ok",tool="read_file"} 1
 		t.Fatal(err)
 	}
 }
+
+func mustRequest(t *testing.T, method, url string) *http.Request {
+	t.Helper()
+	req, err := http.NewRequest(method, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return req
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"slices"
 	"fmt"
 	"log/slog"
 	"net"
@@ -64,7 +65,22 @@ func (a *app) newGateway(ctx context.Context, ro runOptions, log *slog.Logger) (
 	if ro.timeout <= 0 || ro.timeout > runner.MaxTimeout {
 		return nil, usagef("--timeout must be between 1ms and %s", runner.MaxTimeout)
 	}
-	e, err := engine.New(ctx, cfg.opts)
+	// "Always allow" answers persisted in the root join tools.allowed.
+	root := cfg.opts.Root
+	if root == "" {
+		root = "."
+	}
+	base := cfg.opts
+	rebuild := func(extra []string) (*engine.Engine, error) {
+		opts := base
+		opts.Settings.Allowed = append(slices.Clone(base.Settings.Allowed), extra...)
+		return engine.New(ctx, opts)
+	}
+	rules, err := server.LoadRules(root, rebuild)
+	if err != nil {
+		return nil, &engine.Error{Code: engine.CodeBadSettings, Message: "always-allow rules", Err: err}
+	}
+	e, err := rebuild(rules.Entries())
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +95,9 @@ func (a *app) newGateway(ctx context.Context, ro runOptions, log *slog.Logger) (
 	if err != nil {
 		return nil, &engine.Error{Code: engine.CodeBadSettings, Message: "runner", Err: err}
 	}
-	return server.NewGateway(e, r, metrics.New(), log), nil
+	g := server.NewGateway(e, r, metrics.New(), log)
+	g.SetRules(rules)
+	return g, nil
 }
 
 func (a *app) serveCommand() *cobra.Command {

@@ -2,11 +2,11 @@ package main
 
 import (
 	"context"
-	"slices"
 	"fmt"
 	"log/slog"
 	"net"
 	"os"
+	"slices"
 	"strings"
 	"time"
 

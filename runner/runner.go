@@ -47,7 +47,15 @@ type Options struct {
 	// (background jobs may hold the pipes open); zero means
 	// DefaultOutputDelay.
 	OutputDelay time.Duration
+	// IdleTimeout ends interactive sessions without input or output for
+	// that long; zero means DefaultIdleTimeout.
+	IdleTimeout time.Duration
+	// NoPTY makes interactive sessions run on pipes, as when no
+	// pseudo-terminal can be opened.
+	NoPTY bool
 }
+
+var errNoPTY = errors.New("pseudo-terminals are not available")
 
 // Runner runs shell commands. It is safe for concurrent use.
 type Runner struct {
@@ -55,6 +63,7 @@ type Runner struct {
 	resolver *fstools.Resolver
 	env      []string
 	bg       *Background
+	sessions *Sessions
 
 	mu      sync.Mutex
 	running map[int]bool // process groups of foreground commands
@@ -88,7 +97,26 @@ func New(opts Options) (*Runner, error) {
 	r := &Runner{opts: opts, resolver: res, running: map[int]bool{}}
 	r.env = buildEnv(opts)
 	r.bg = newBackground(opts.KillGrace)
+	if opts.IdleTimeout <= 0 {
+		opts.IdleTimeout = DefaultIdleTimeout
+	}
+	r.sessions = &Sessions{r: r, idleTimeout: opts.IdleTimeout, m: map[string]*Session{}}
 	return r, nil
+}
+
+// Sessions returns the interactive sessions.
+func (r *Runner) Sessions() *Sessions { return r.sessions }
+
+// ptyEnv is the environment of commands in a pseudo-terminal: a real
+// terminal type, colours as showColor says.
+func (r *Runner) ptyEnv() []string {
+	env := make([]string, 0, len(r.env))
+	for _, kv := range r.env {
+		if !strings.HasPrefix(kv, "TERM=") {
+			env = append(env, kv)
+		}
+	}
+	return append(env, "TERM=xterm-256color")
 }
 
 // Root returns the resolved workspace root.
@@ -414,10 +442,14 @@ func (r *Runner) Shutdown(ctx context.Context) {
 			r.stopGroup(pgid, closedChan)
 		}()
 	}
-	wg.Add(1)
+	wg.Add(2)
 	go func() {
 		defer wg.Done()
 		r.bg.StopAll()
+	}()
+	go func() {
+		defer wg.Done()
+		r.sessions.KillAll()
 	}()
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()

@@ -50,7 +50,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	fmt.Fprintf(stderr, "gate: %v\n", err)
 	var ue *usageError
-	if errors.As(err, &ue) {
+	// Cobra's own command-line errors (unknown command, stray arguments)
+	// are usage errors too.
+	if errors.As(err, &ue) || strings.HasPrefix(err.Error(), "unknown command") || strings.Contains(err.Error(), "arg(s)") ||
+		strings.HasPrefix(err.Error(), "invalid argument") {
 		fmt.Fprintln(stderr, "Run 'gate --help' for usage.")
 		return engine.ExitUsage
 	}
@@ -82,6 +85,18 @@ func (a *app) rootCommand() *cobra.Command {
 		SilenceErrors: true,
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{msg: err.Error()} })
+	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
+		// A bad --approval-mode is a bad flag (exit 2); one from the
+		// environment or a settings file is bad settings (exit 3).
+		if f := cmd.Flag("approval-mode"); f != nil && f.Changed {
+			switch f.Value.String() {
+			case engine.ApprovalDefault, engine.ApprovalAutoEdit, engine.ApprovalYolo:
+			default:
+				return usagef("--approval-mode %q is not one of default, auto-edit, yolo", f.Value.String())
+			}
+		}
+		return nil
+	}
 	pf := root.PersistentFlags()
 	pf.StringArray("settings", nil, "Qwen Code settings.json `file` (repeatable; later files take precedence, exclude lists are merged)")
 	pf.String("root", ".", "workspace root `dir`ectory")

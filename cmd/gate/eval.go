@@ -155,8 +155,19 @@ func decodeCall(bs []byte) (engine.Call, json.RawMessage, error) {
 	}
 	d := json.NewDecoder(bytes.NewReader(bs))
 	d.UseNumber()
+	if len(bytes.TrimSpace(bs)) == 0 {
+		return engine.Call{}, nil, &engine.Error{Code: engine.CodeInvalidCall, Message: "malformed call: the input is empty"}
+	}
+	if t := bytes.TrimSpace(bs); t[0] != '{' {
+		return engine.Call{}, nil, &engine.Error{Code: engine.CodeInvalidCall, Message: `malformed call: a call is a JSON object {"tool", "args"}`}
+	}
 	if err := d.Decode(&raw); err != nil {
 		return engine.Call{}, nil, &engine.Error{Code: engine.CodeInvalidCall, Message: "malformed call", Err: err}
+	}
+	// Anything after the call is refused, not ignored: a second call on
+	// the same line must not go undecided.
+	if _, err := d.Token(); err != io.EOF {
+		return engine.Call{}, raw.ID, &engine.Error{Code: engine.CodeInvalidCall, Message: "malformed call: more than one JSON value (one call per line)"}
 	}
 	if raw.Tool == nil {
 		return engine.Call{}, raw.ID, &engine.Error{Code: engine.CodeInvalidCall, Message: `call has no "tool"`}

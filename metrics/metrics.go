@@ -30,7 +30,12 @@ type Metrics struct {
 	background       prometheus.Gauge
 	policyInfo       *prometheus.GaugeVec
 	approvals        *prometheus.CounterVec
+	sessionsOpen     prometheus.Gauge
+	sessions         *prometheus.CounterVec
 }
+
+// SessionOutcomes are the outcome label values of gate_sessions_total.
+var SessionOutcomes = []string{"started", "exited", "killed", "idle", "failed"}
 
 // ApprovalOutcomes are the outcome label values of gate_approvals_total.
 var ApprovalOutcomes = []string{"approved", "denied", "timeout", "cancelled"}
@@ -69,6 +74,14 @@ func New() *Metrics {
 			Name: "gate_approvals_total",
 			Help: "Answers to calls the policy asked about, by outcome (approved, denied, timeout, cancelled) and channel (api, elicitation).",
 		}, []string{"outcome", "via"}),
+		sessionsOpen: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "gate_sessions_open",
+			Help: "Interactive (pseudo-terminal) sessions whose command still runs.",
+		}),
+		sessions: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "gate_sessions_total",
+			Help: "Interactive sessions started, and ended by outcome (exited, killed, idle, failed).",
+		}, []string{"outcome"}),
 		policyInfo: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "gate_policy_info",
 			Help: "The policy revision in use (value 1).",
@@ -77,7 +90,7 @@ func New() *Metrics {
 	m.Registry.MustRegister(
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		m.decisions, m.decisionDuration, m.toolCalls, m.toolDuration, m.inflight, m.background, m.policyInfo, m.approvals,
+		m.decisions, m.decisionDuration, m.toolCalls, m.toolDuration, m.inflight, m.background, m.policyInfo, m.approvals, m.sessionsOpen, m.sessions,
 	)
 	return m
 }
@@ -133,6 +146,20 @@ func (m *Metrics) Approval(outcome, via string) {
 		via = "api"
 	}
 	m.approvals.WithLabelValues(outcome, via).Inc()
+}
+
+// SetSessionsOpen sets the number of running interactive sessions.
+func (m *Metrics) SetSessionsOpen(n int) { m.sessionsOpen.Set(float64(n)) }
+
+// Session counts a session started or ended.
+func (m *Metrics) Session(outcome string) {
+	for _, o := range SessionOutcomes {
+		if o == outcome {
+			m.sessions.WithLabelValues(o).Inc()
+			return
+		}
+	}
+	m.sessions.WithLabelValues("failed").Inc()
 }
 
 // Inflight tracks a call in progress; call the returned function when it

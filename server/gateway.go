@@ -47,6 +47,7 @@ func NewGateway(e *engine.Engine, r *runner.Runner, m *metrics.Metrics, log *slo
 		g.SetEngine(e, "embedded")
 	}
 	r.Background().OnChange(m.SetBackground)
+	r.Sessions().OnChange(m.SetSessionsOpen, m.Session)
 	return g
 }
 

@@ -45,6 +45,12 @@ type ErrorBody struct {
 //	GET    /v1/approvals                   calls waiting for a human's answer
 //	POST   /v1/approvals/{id}/approve      let one run ({"by", "reason", "always"} optional)
 //	POST   /v1/approvals/{id}/deny         refuse it
+//	POST   /v1/sessions                    start a command in a pseudo-terminal ({"command","directory","rows","cols"})
+//	GET    /v1/sessions[/{id}]             sessions / one's rendered screen (?styled=true for colours)
+//	POST   /v1/sessions/{id}/input         type {"text", "keys": ["Enter", "Ctrl-C", ...]}
+//	POST   /v1/sessions/{id}/resize        {"rows", "cols"}
+//	POST   /v1/sessions/{id}/wait          wait for the exit ({"timeout_ms"}), then the screen
+//	DELETE /v1/sessions/{id}               kill its process group
 //	GET    /v1/rules                       persisted "always allow" rules
 //	DELETE /v1/rules?entry=E               revoke one
 //	       /mcp                            MCP over streamable HTTP, when configured
@@ -64,6 +70,13 @@ func NewHandler(g *Gateway, opts HandlerOptions) http.Handler {
 	mux.HandleFunc("GET /v1/approvals", h.listApprovals)
 	mux.HandleFunc("POST /v1/approvals/{id}/approve", h.answerApproval(true))
 	mux.HandleFunc("POST /v1/approvals/{id}/deny", h.answerApproval(false))
+	mux.HandleFunc("POST /v1/sessions", h.startSession)
+	mux.HandleFunc("GET /v1/sessions", h.listSessions)
+	mux.HandleFunc("GET /v1/sessions/{id}", h.screen)
+	mux.HandleFunc("POST /v1/sessions/{id}/input", h.sessionInput)
+	mux.HandleFunc("POST /v1/sessions/{id}/resize", h.resizeSession)
+	mux.HandleFunc("POST /v1/sessions/{id}/wait", h.waitSession)
+	mux.HandleFunc("DELETE /v1/sessions/{id}", h.killSession)
 	mux.HandleFunc("GET /v1/rules", h.listRules)
 	mux.HandleFunc("DELETE /v1/rules", h.revokeRule)
 	if opts.MCP != nil {
@@ -122,6 +135,26 @@ func writeError(w http.ResponseWriter, err error) {
 	body.Error.Code = engine.CodeOf(err)
 	body.Error.Message = err.Error()
 	writeJSON(w, engine.HTTPStatus(body.Error.Code), body)
+}
+
+// decodeBody decodes a JSON request body into v; an empty body is an
+// empty object.
+func decodeBody(w http.ResponseWriter, r *http.Request, max int64, v any) error {
+	bs, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return &engine.Error{Code: engine.CodeRequestTooLarge, Message: "request body over " + strconv.FormatInt(mbe.Limit, 10) + " bytes"}
+		}
+		return &engine.Error{Code: engine.CodeInvalidCall, Message: "cannot read the request body", Err: err}
+	}
+	if len(strings.TrimSpace(string(bs))) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(bs, v); err != nil {
+		return &engine.Error{Code: engine.CodeInvalidCall, Message: "malformed JSON body", Err: err}
+	}
+	return nil
 }
 
 // readCall decodes a request body {"tool", "args"}.

@@ -1,0 +1,186 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/gate-dev/gate/engine"
+	"github.com/gate-dev/gate/runner"
+)
+
+// SessionStart is the answer to starting an interactive session.
+type SessionStart struct {
+	Decision engine.Decision `json:"decision"`
+	Approval *Verdict        `json:"approval,omitempty"`
+	// Session is set when the session started.
+	Session *SessionInfo `json:"session,omitempty"`
+}
+
+// SessionInfo identifies a started session.
+type SessionInfo struct {
+	ID     string `json:"id"`
+	PID    int    `json:"pid"`
+	PTY    bool   `json:"pty"`
+	Notice string `json:"notice,omitempty"`
+}
+
+// StartSession decides a command as a run_shell_command call and, when
+// allowed (or approved), starts it in a pseudo-terminal.
+func (g *Gateway) StartSession(ctx context.Context, req runner.SessionRequest) (*SessionStart, error) {
+	call := engine.Call{Tool: engine.ToolShell, Args: map[string]any{"command": req.Command, "is_background": false}}
+	if req.Directory != "" {
+		call.Args["directory"] = req.Directory
+	}
+	_, _, d, err := g.decide(ctx, call)
+	if err != nil {
+		return nil, err
+	}
+	out := &SessionStart{Decision: d}
+	if d.Decision == engine.Ask {
+		if v, ok := g.approve(ctx, call, d); ok {
+			out.Approval = &v
+		}
+	}
+	if d.Decision != engine.Allow && (out.Approval == nil || !out.Approval.Approved()) {
+		g.log.Info("session refused", "decision", d.Decision, "reason", d.Reasons[0].Code)
+		return out, nil
+	}
+	s, err := g.runner.Sessions().Start(req)
+	if err != nil {
+		var ae *runner.ArgError
+		if errors.As(err, &ae) {
+			return nil, &engine.Error{Code: engine.CodeInvalidCall, Message: err.Error()}
+		}
+		g.metrics.Session("failed")
+		return nil, &engine.Error{Code: engine.CodeInternal, Message: "starting the session", Err: err}
+	}
+	g.metrics.Session("started")
+	g.log.Info("session started", "id", s.ID, "pid", s.PID, "pty", s.PTY)
+	out.Session = &SessionInfo{ID: s.ID, PID: s.PID, PTY: s.PTY, Notice: s.Notice}
+	return out, nil
+}
+
+func (h *handler) session(w http.ResponseWriter, r *http.Request) *runner.Session {
+	s, err := h.g.runner.Sessions().Get(r.PathValue("id"))
+	if err != nil {
+		writeError(w, &engine.Error{Code: engine.CodeNotFound, Message: "no session " + r.PathValue("id")})
+		return nil
+	}
+	return s
+}
+
+func (h *handler) readJSON(w http.ResponseWriter, r *http.Request, v any) bool {
+	if err := decodeBody(w, r, h.opts.MaxBody, v); err != nil {
+		writeError(w, err)
+		return false
+	}
+	return true
+}
+
+func (h *handler) startSession(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Command   string `json:"command"`
+		Directory string `json:"directory"`
+		Rows      int    `json:"rows"`
+		Cols      int    `json:"cols"`
+	}
+	if !h.readJSON(w, r, &body) {
+		return
+	}
+	if body.Command == "" {
+		writeError(w, &engine.Error{Code: engine.CodeInvalidCall, Message: `missing required parameter "command"`})
+		return
+	}
+	// The session outlives this request: it ends by exit, kill or idleness.
+	out, err := h.g.StartSession(context.WithoutCancel(r.Context()), runner.SessionRequest{Command: body.Command, Directory: body.Directory, Rows: body.Rows, Cols: body.Cols})
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	status := http.StatusCreated
+	if out.Session == nil {
+		status = http.StatusForbidden
+	}
+	writeJSON(w, status, out)
+}
+
+func (h *handler) listSessions(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]any{"sessions": h.g.runner.Sessions().List()})
+}
+
+func (h *handler) screen(w http.ResponseWriter, r *http.Request) {
+	if s := h.session(w, r); s != nil {
+		styled, _ := strconv.ParseBool(r.URL.Query().Get("styled"))
+		writeJSON(w, http.StatusOK, s.Screen(styled))
+	}
+}
+
+func (h *handler) sessionInput(w http.ResponseWriter, r *http.Request) {
+	s := h.session(w, r)
+	if s == nil {
+		return
+	}
+	var body struct {
+		Text string   `json:"text"`
+		Keys []string `json:"keys"`
+	}
+	if !h.readJSON(w, r, &body) {
+		return
+	}
+	if err := s.Send(body.Text, body.Keys...); err != nil {
+		writeError(w, &engine.Error{Code: engine.CodeInvalidCall, Message: err.Error()})
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"sent": "ok"})
+}
+
+func (h *handler) resizeSession(w http.ResponseWriter, r *http.Request) {
+	s := h.session(w, r)
+	if s == nil {
+		return
+	}
+	var body struct{ Rows, Cols int }
+	if !h.readJSON(w, r, &body) {
+		return
+	}
+	if err := s.Resize(body.Rows, body.Cols); err != nil {
+		writeError(w, &engine.Error{Code: engine.CodeInvalidCall, Message: err.Error()})
+		return
+	}
+	writeJSON(w, http.StatusOK, s.Screen(false))
+}
+
+// waitSession waits for the command to exit, up to timeout_ms (default
+// 30 s, at most 10 minutes), and returns the screen.
+func (h *handler) waitSession(w http.ResponseWriter, r *http.Request) {
+	s := h.session(w, r)
+	if s == nil {
+		return
+	}
+	var body struct {
+		TimeoutMS int `json:"timeout_ms"`
+	}
+	if !h.readJSON(w, r, &body) {
+		return
+	}
+	d := time.Duration(body.TimeoutMS) * time.Millisecond
+	if d <= 0 {
+		d = 30 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), min(d, runner.MaxTimeout))
+	defer cancel()
+	s.Wait(ctx)
+	writeJSON(w, http.StatusOK, s.Screen(false))
+}
+
+func (h *handler) killSession(w http.ResponseWriter, r *http.Request) {
+	s := h.session(w, r)
+	if s == nil {
+		return
+	}
+	_ = h.g.runner.Sessions().Remove(s.ID)
+	writeJSON(w, http.StatusOK, s.Screen(false))
+}

@@ -3,6 +3,8 @@
 package runner
 
 import (
+	"context"
+	"io"
 	"os"
 	"os/exec"
 )
@@ -11,3 +13,8 @@ import (
 func (ss *Sessions) startPTY(*exec.Cmd, int, int) (*os.File, error) { return nil, errNoPTY }
 
 func setSize(*os.File, int, int) error { return errNoPTY }
+
+// Attach is not available on Windows.
+func (r *Runner) Attach(context.Context, string, string, *os.File, io.Writer) (int, error) {
+	return 0, errNoPTY
+}

@@ -53,6 +53,11 @@ type Options struct {
 	// NoPTY makes interactive sessions run on pipes, as when no
 	// pseudo-terminal can be opened.
 	NoPTY bool
+	// Interactive runs foreground commands in a pseudo-terminal
+	// (tools.shell.enableInteractiveShell) of Rows x Cols; their output is
+	// the text the terminal shows.
+	Interactive bool
+	Rows, Cols  int
 }
 
 var errNoPTY = errors.New("pseudo-terminals are not available")
@@ -103,6 +108,9 @@ func New(opts Options) (*Runner, error) {
 	r.sessions = &Sessions{r: r, idleTimeout: opts.IdleTimeout, m: map[string]*Session{}}
 	return r, nil
 }
+
+// Interactive reports whether foreground commands run in a pseudo-terminal.
+func (r *Runner) Interactive() bool { return r.opts.Interactive }
 
 // Sessions returns the interactive sessions.
 func (r *Runner) Sessions() *Sessions { return r.sessions }
@@ -275,6 +283,9 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Result, error) {
 		timeout = r.opts.DefaultTimeout
 	}
 	timeout = min(timeout, MaxTimeout)
+	if r.opts.Interactive {
+		return r.runPTY(ctx, req, timeout)
+	}
 	res := &Result{Command: req.Command, Directory: req.Directory, BackgroundPIDs: []int{}}
 	if err := ctx.Err(); err != nil {
 		res.Cancelled = true
@@ -460,3 +471,47 @@ func (r *Runner) Shutdown(ctx context.Context) {
 }
 
 var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
+// ptyScrollback is how many lines of a command run in a pseudo-terminal its
+// result keeps.
+const ptyScrollback = 2000
+
+// runPTY runs a foreground command in a pseudo-terminal, as Qwen Code does
+// with enableInteractiveShell, and returns what the terminal shows.
+func (r *Runner) runPTY(ctx context.Context, req Request, timeout time.Duration) (*Result, error) {
+	res := &Result{Command: req.Command, Directory: req.Directory, BackgroundPIDs: []int{}}
+	started := time.Now()
+	s, err := r.sessions.start(SessionRequest{Command: req.Command, Directory: req.Directory, Rows: r.opts.Rows, Cols: r.opts.Cols}, false, ptyScrollback)
+	if err != nil {
+		var ae *ArgError
+		if errors.As(err, &ae) {
+			return nil, err
+		}
+		res.Error = "Command could not be started: " + err.Error()
+		return res, nil
+	}
+	res.PGID = s.PID
+	tctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	if !s.Wait(tctx) {
+		s.Kill("killed")
+		if ctx.Err() == nil {
+			res.TimedOut = true
+			res.Error = fmt.Sprintf("Command timed out after %dms before it could complete.", timeout.Milliseconds())
+		} else {
+			res.Cancelled = true
+			res.Error = "Command was cancelled before it could complete."
+		}
+	}
+	sc := s.Screen(false)
+	res.Stdout = sc.Text
+	if res.Stdout != "" {
+		res.Stdout += "\n"
+	}
+	if s.Notice != "" {
+		res.Stderr = "gate: " + s.Notice + "\n"
+	}
+	res.ExitCode, res.Signal = sc.ExitCode, sc.Signal
+	res.Duration = time.Since(started)
+	return res, nil
+}

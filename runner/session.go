@@ -400,6 +400,13 @@ func (ss *Sessions) KillAll() {
 // the runner's root or a directory inside it). When no pseudo-terminal can
 // be opened it runs on pipes instead, with a notice.
 func (ss *Sessions) Start(req SessionRequest) (*Session, error) {
+	return ss.start(req, true, 0)
+}
+
+// start starts a session; a registered one is listed and reaped when idle.
+// emuRows, when larger than the terminal's rows, makes the emulator taller
+// than the terminal, so that lines scrolled off the top stay readable.
+func (ss *Sessions) start(req SessionRequest, register bool, emuRows int) (*Session, error) {
 	r := ss.r
 	dir, err := r.Dir(req.Directory)
 	if err != nil {
@@ -431,7 +438,7 @@ func (ss *Sessions) Start(req SessionRequest) (*Session, error) {
 		s.resize = func(rows, cols int) error { return setSize(ptmx, rows, cols) }
 		s.closeIO = func() { ptmx.Close() }
 		out = ptmx
-		s.term = vt10x.New(vt10x.WithSize(req.Cols, req.Rows), vt10x.WithWriter(ptmx))
+		s.term = vt10x.New(vt10x.WithSize(req.Cols, max(req.Rows, emuRows)), vt10x.WithWriter(ptmx))
 	} else {
 		s.Notice = "no pseudo-terminal could be opened (" + perr.Error() + "); the command runs on plain pipes"
 		cmd = shellCommand(req.Command)
@@ -455,7 +462,7 @@ func (ss *Sessions) Start(req SessionRequest) (*Session, error) {
 		s.input = stdin
 		s.closeIO = func() { stdin.Close(); pr.Close() }
 		out = pr
-		s.term = vt10x.New(vt10x.WithSize(req.Cols, req.Rows))
+		s.term = vt10x.New(vt10x.WithSize(req.Cols, max(req.Rows, emuRows)))
 	}
 	s.PID = cmd.Process.Pid
 	fed := make(chan struct{})
@@ -493,6 +500,9 @@ func (ss *Sessions) Start(req SessionRequest) (*Session, error) {
 			waitGroupGone(s.PID)
 		}
 		close(s.done)
+		if !register {
+			return
+		}
 		ss.mu.Lock()
 		onEnd := ss.onEnd
 		ss.mu.Unlock()
@@ -501,6 +511,9 @@ func (ss *Sessions) Start(req SessionRequest) (*Session, error) {
 		}
 		ss.changed()
 	}()
+	if !register {
+		return s, nil
+	}
 	ss.mu.Lock()
 	ss.m[s.ID] = s
 	if !ss.janitor {

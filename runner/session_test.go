@@ -251,3 +251,19 @@ func TestSessionWithoutPTY(t *testing.T) {
 		t.Fatalf("screen:\n%s", sc.Text)
 	}
 }
+
+// TestRunInteractive runs run_shell_command in a pseudo-terminal, as with
+// tools.shell.enableInteractiveShell: the command sees a terminal and the
+// output is what the terminal shows.
+func TestRunInteractive(t *testing.T) {
+	r := newTestRunner(t, Options{Interactive: true, Rows: 5, Cols: 40})
+	res := run(t, r, fg(`tty -s && echo on-a-tty; stty size; for i in $(seq 1 12); do echo "line $i"; done; printf 'abc\rX\n'; exit 3`))
+	if res.ExitCode == nil || *res.ExitCode != 3 || !strings.Contains(res.Stdout, "on-a-tty\n5 40\nline 1\n") ||
+		!strings.Contains(res.Stdout, "line 12\nXbc\n") {
+		t.Fatalf("got %+v\n%s", res, res.Stdout)
+	}
+	res = run(t, r, Request{Command: "sleep 100", Timeout: 200 * time.Millisecond})
+	if !res.TimedOut || alive(res.PGID) {
+		t.Fatalf("timeout: %+v", res)
+	}
+}

@@ -93,6 +93,9 @@ func NewMCPServer(g *Gateway, version string) *mcp.Server {
 		}
 		t.add(s, &mcp.Tool{Name: t.name, Title: t.title, Description: t.description + policyNote}, g)
 	}
+	if g.runner.Interactive() && (e == nil || e.Enabled(engine.ToolShell)) {
+		addSessionTools(s, g)
+	}
 	return s
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/gate-dev/gate/engine"
+	"github.com/gate-dev/gate/runner"
 )
 
 func textOf(res *mcp.CallToolResult) string {
@@ -202,4 +203,51 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 		next = http.DefaultTransport
 	}
 	return next.RoundTrip(r)
+}
+
+// TestMCPSessions drives an interactive program through the session tools,
+// offered when interactive shells are enabled.
+func TestMCPSessions(t *testing.T) {
+	root := t.TempDir()
+	e, err := engine.New(context.Background(), engine.Options{Root: root, Home: t.TempDir(), Settings: yolo("run_shell_command(rm)")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := runner.New(runner.Options{Root: root, Interactive: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Shutdown(context.Background())
+	g := NewGateway(e, r, nil, nil)
+	ct, st := mcp.NewInMemoryTransports()
+	ctx := context.Background()
+	ss, _ := NewMCPServer(g, "test").Connect(ctx, st, nil)
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	call := func(name string, args map[string]any) string {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return textOf(res)
+	}
+	out := call("session_start", map[string]any{"command": `read -p "Name? " n; echo "hi $n"`})
+	id := strings.Fields(strings.TrimPrefix(out, "Session "))[0]
+	if !strings.Contains(out, "Name?") {
+		t.Fatalf("start: %q", out)
+	}
+	if out := call("session_send", map[string]any{"id": id, "text": "gate", "keys": []any{"Enter"}}); !strings.Contains(out, "hi gate") || !strings.Contains(out, "exited with code 0") {
+		t.Fatalf("send: %q", out)
+	}
+	if out := call("session_start", map[string]any{"command": "rm -rf x"}); !strings.Contains(out, "[command_excluded]") {
+		t.Fatalf("denied session: %q", out)
+	}
+	// With interactive shells, run_shell_command itself runs in a terminal.
+	if out := call("run_shell_command", map[string]any{"command": "tty -s && echo in-a-terminal", "is_background": false}); !strings.Contains(out, "Stdout: in-a-terminal") {
+		t.Fatalf("run_shell_command: %q", out)
+	}
 }

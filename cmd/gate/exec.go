@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"fmt"
 	"io"
 	"log/slog"
@@ -11,6 +12,7 @@ import (
 	"github.com/gate-dev/gate/engine"
 	"github.com/gate-dev/gate/fstools"
 	"github.com/gate-dev/gate/runner"
+	"github.com/gate-dev/gate/server"
 )
 
 const execLong = `Decide a tool call and, when the policies allow it, run it: the same path as
@@ -21,6 +23,9 @@ By default the command's standard output and error are passed through; with
 Directory, Stdout, Stderr, Error, Exit Code, Signal, Background PIDs), with
 --output json the whole {"decision", "result"} object.
 
+With --interactive the command runs in a pseudo-terminal attached to gate's
+own terminal, as if typed at a prompt.
+
 Exit status: the command's own; 128+N when signal N ended it; 124 when it
 timed out; 126 when the policies did not allow it (the decision goes to
 stderr); 5 for a malformed call; 2 for bad flags.`
@@ -28,7 +33,7 @@ stderr); 5 for a malformed call; 2 for bad flags.`
 func (a *app) execCommand() *cobra.Command {
 	var (
 		command, call, directory, output string
-		background                       bool
+		background, interactive          bool
 		ro                               runOptions
 	)
 	cmd := &cobra.Command{
@@ -70,6 +75,9 @@ func (a *app) execCommand() *cobra.Command {
 			g, err := a.newGateway(cmd.Context(), ro, slog.New(slog.DiscardHandler))
 			if err != nil {
 				return err
+			}
+			if interactive {
+				return a.execInteractive(cmd, g, c)
 			}
 			out, err := g.Call(cmd.Context(), c)
 			if err != nil {
@@ -135,7 +143,39 @@ func (a *app) execCommand() *cobra.Command {
 	cmd.Flags().StringVar(&call, "call", "", "run the call {\"tool\",\"args\"} in `file` (- for stdin)")
 	cmd.Flags().StringVar(&directory, "directory", "", "with --command: the `dir`ectory to run in, relative to the root")
 	cmd.Flags().BoolVar(&background, "background", false, "with --command: start the command in the background (is_background)")
+	cmd.Flags().BoolVarP(&interactive, "interactive", "i", false, "with --command: run it in a pseudo-terminal attached to this terminal (vim, git rebase -i, htop)")
 	cmd.Flags().StringVar(&output, "output", "raw", "what to print: raw (the command's own output), text (the agents' layout) or json")
 	ro.register(cmd)
 	return cmd
+}
+
+// execInteractive decides the command, then runs it attached to the
+// caller's terminal.
+func (a *app) execInteractive(cmd *cobra.Command, g *server.Gateway, c engine.Call) error {
+	if c.Tool != engine.ToolShell {
+		return usagef("--interactive runs shell commands (--command)")
+	}
+	in, ok := a.stdin.(*os.File)
+	if !ok {
+		return usagef("--interactive needs a terminal on standard input")
+	}
+	d, err := g.Decide(cmd.Context(), c)
+	if err != nil {
+		return err
+	}
+	if d.Decision != engine.Allow {
+		enc := json.NewEncoder(a.stderr)
+		enc.SetEscapeHTML(false)
+		_ = enc.Encode(d)
+		a.exit = engine.ExitDenied
+		return nil
+	}
+	command, _ := c.Args["command"].(string)
+	directory, _ := c.Args["directory"].(string)
+	code, err := g.Runner().Attach(cmd.Context(), command, directory, in, a.stdout)
+	if err != nil {
+		return &engine.Error{Code: engine.CodeInvalidCall, Message: "running in a terminal", Err: err}
+	}
+	a.exit = code
+	return nil
 }

@@ -91,6 +91,7 @@ func (a *app) newGateway(ctx context.Context, ro runOptions, log *slog.Logger) (
 		MaxOutput:      ro.maxOutput,
 		DefaultTimeout: ro.timeout,
 		KillGrace:      ro.killGrace,
+		Interactive:    cfg.shell.Interactive,
 	})
 	if err != nil {
 		return nil, &engine.Error{Code: engine.CodeBadSettings, Message: "runner", Err: err}

@@ -137,16 +137,25 @@ func writeError(w http.ResponseWriter, err error) {
 	writeJSON(w, engine.HTTPStatus(body.Error.Code), body)
 }
 
-// decodeBody decodes a JSON request body into v; an empty body is an
-// empty object.
-func decodeBody(w http.ResponseWriter, r *http.Request, max int64, v any) error {
+// readBody reads a request body of at most max bytes.
+func readBody(w http.ResponseWriter, r *http.Request, max int64) ([]byte, error) {
 	bs, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return &engine.Error{Code: engine.CodeRequestTooLarge, Message: "request body over " + strconv.FormatInt(mbe.Limit, 10) + " bytes"}
+			return nil, &engine.Error{Code: engine.CodeRequestTooLarge, Message: "request body over " + strconv.FormatInt(mbe.Limit, 10) + " bytes"}
 		}
-		return &engine.Error{Code: engine.CodeInvalidCall, Message: "cannot read the request body", Err: err}
+		return nil, &engine.Error{Code: engine.CodeInvalidCall, Message: "cannot read the request body", Err: err}
+	}
+	return bs, nil
+}
+
+// decodeBody decodes a JSON request body into v; an empty body is an
+// empty object.
+func decodeBody(w http.ResponseWriter, r *http.Request, max int64, v any) error {
+	bs, err := readBody(w, r, max)
+	if err != nil {
+		return err
 	}
 	if len(strings.TrimSpace(string(bs))) == 0 {
 		return nil
@@ -160,13 +169,9 @@ func decodeBody(w http.ResponseWriter, r *http.Request, max int64, v any) error 
 // readCall decodes a request body {"tool", "args"}.
 func (h *handler) readCall(w http.ResponseWriter, r *http.Request) (engine.Call, error) {
 	var call engine.Call
-	bs, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBody))
+	bs, err := readBody(w, r, h.opts.MaxBody)
 	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return call, &engine.Error{Code: engine.CodeRequestTooLarge, Message: "request body over " + strconv.FormatInt(mbe.Limit, 10) + " bytes"}
-		}
-		return call, &engine.Error{Code: engine.CodeInvalidCall, Message: "cannot read the request body", Err: err}
+		return call, err
 	}
 	dec := json.NewDecoder(strings.NewReader(string(bs)))
 	dec.UseNumber()
@@ -261,12 +266,8 @@ func (h *handler) answerApproval(approve bool) http.HandlerFunc {
 			Reason string `json:"reason"`
 			Always bool   `json:"always"`
 		}
-		bs, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 64<<10))
-		if err == nil && len(strings.TrimSpace(string(bs))) > 0 {
-			err = json.Unmarshal(bs, &body)
-		}
-		if err != nil {
-			writeError(w, &engine.Error{Code: engine.CodeInvalidCall, Message: "malformed approval body", Err: err})
+		if err := decodeBody(w, r, 64<<10, &body); err != nil {
+			writeError(w, err)
 			return
 		}
 		a := h.g.Approvals()

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -68,7 +69,7 @@ func TestAlwaysAllowRules(t *testing.T) {
 		}
 	}
 	// One rule per program, leading words only: never the whole line.
-	if want := []string{"run_shell_command(git)", "run_shell_command(echo ok)", "run_shell_command(ls)"}; !equal(entries, want) {
+	if want := []string{"run_shell_command(git)", "run_shell_command(echo ok)", "run_shell_command(ls)"}; !slices.Equal(entries, want) {
 		t.Fatalf("rules %v, want %v", entries, want)
 	}
 	// Covered commands now run without asking; anything else still asks.
@@ -93,16 +94,4 @@ func TestAlwaysAllowRules(t *testing.T) {
 	if r := do(t, srv2.Client(), mustRequest(t, "DELETE", req)); r.status != 404 {
 		t.Fatalf("revoking twice: %d", r.status)
 	}
-}
-
-func equal(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

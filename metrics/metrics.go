@@ -32,6 +32,8 @@ type Metrics struct {
 	approvals        *prometheus.CounterVec
 	sessionsOpen     prometheus.Gauge
 	sessions         *prometheus.CounterVec
+	reloads          *prometheus.CounterVec
+	decisionLogs     *prometheus.CounterVec
 }
 
 // SessionOutcomes are the outcome label values of gate_sessions_total.
@@ -82,6 +84,14 @@ func New() *Metrics {
 			Name: "gate_sessions_total",
 			Help: "Interactive sessions started, and ended by outcome (exited, killed, idle, failed).",
 		}, []string{"outcome"}),
+		reloads: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "gate_policy_reloads_total",
+			Help: "Policy and settings reloads by result (ok: swapped in; error: refused, the last good policy kept).",
+		}, []string{"result"}),
+		decisionLogs: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "gate_decision_logs_total",
+			Help: "Decision log events by result (written, or error when one could not be written).",
+		}, []string{"result"}),
 		policyInfo: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "gate_policy_info",
 			Help: "The policy revision in use (value 1).",
@@ -90,7 +100,7 @@ func New() *Metrics {
 	m.Registry.MustRegister(
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		m.decisions, m.decisionDuration, m.toolCalls, m.toolDuration, m.inflight, m.background, m.policyInfo, m.approvals, m.sessionsOpen, m.sessions,
+		m.decisions, m.decisionDuration, m.toolCalls, m.toolDuration, m.inflight, m.background, m.policyInfo, m.approvals, m.sessionsOpen, m.sessions, m.reloads, m.decisionLogs,
 	)
 	return m
 }
@@ -160,6 +170,24 @@ func (m *Metrics) Session(outcome string) {
 		}
 	}
 	m.sessions.WithLabelValues("failed").Inc()
+}
+
+// Reload counts a policy reload: ok, or error (the old policy kept).
+func (m *Metrics) Reload(ok bool) {
+	if ok {
+		m.reloads.WithLabelValues("ok").Inc()
+	} else {
+		m.reloads.WithLabelValues("error").Inc()
+	}
+}
+
+// DecisionLog counts a decision log event written, or one that failed.
+func (m *Metrics) DecisionLog(ok bool) {
+	if ok {
+		m.decisionLogs.WithLabelValues("written").Inc()
+	} else {
+		m.decisionLogs.WithLabelValues("error").Inc()
+	}
 }
 
 // Inflight tracks a call in progress; call the returned function when it

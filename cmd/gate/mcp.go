@@ -65,6 +65,7 @@ func (a *app) mcpCommand() *cobra.Command {
 	}
 	ro.register(cmd)
 	ro.registerApprovals(cmd)
+	ro.registerWatch(cmd)
 	cmd.Flags().StringVar(&approvalAddr, "approvals-listen", "", "serve the approvals API (and the rest of the HTTP API) on this loopback `address`")
 	return cmd
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -44,12 +45,17 @@ type runOptions struct {
 	maxOutput       int
 	killGrace       time.Duration
 	approvalTimeout time.Duration
+	watch           bool
 }
 
 func (o *runOptions) register(cmd *cobra.Command) {
 	cmd.Flags().DurationVar(&o.timeout, "timeout", runner.DefaultTimeout, "default timeout of a shell command (at most 10m; a call's own timeout argument overrides it)")
 	cmd.Flags().IntVar(&o.maxOutput, "max-output", runner.DefaultMaxOutput, "`bytes` kept of each output stream of a command")
 	cmd.Flags().DurationVar(&o.killGrace, "kill-grace", runner.DefaultKillGrace, "time between SIGTERM and SIGKILL when a command's process group is stopped")
+}
+
+func (o *runOptions) registerWatch(cmd *cobra.Command) {
+	cmd.Flags().BoolVar(&o.watch, "watch", true, "reload settings files and policy directories when they change (a broken change keeps the last good policy)")
 }
 
 func (o *runOptions) registerApprovals(cmd *cobra.Command) {
@@ -65,22 +71,28 @@ func (a *app) newGateway(ctx context.Context, ro runOptions, log *slog.Logger) (
 	if ro.timeout <= 0 || ro.timeout > runner.MaxTimeout {
 		return nil, usagef("--timeout must be between 1ms and %s", runner.MaxTimeout)
 	}
-	// "Always allow" answers persisted in the root join tools.allowed.
+	// "Always allow" answers persisted in the root join tools.allowed. A
+	// reload replaces the base options; rules are added on every build.
 	root := cfg.opts.Root
 	if root == "" {
 		root = "."
 	}
+	var mu sync.Mutex
 	base := cfg.opts
-	rebuild := func(extra []string) (*engine.Engine, error) {
-		opts := base
-		opts.Settings.Allowed = append(slices.Clone(base.Settings.Allowed), extra...)
+	build := func(opts engine.Options, extra []string) (*engine.Engine, error) {
+		opts.Settings.Allowed = append(slices.Clone(opts.Settings.Allowed), extra...)
 		return engine.New(ctx, opts)
 	}
-	rules, err := server.LoadRules(root, rebuild)
+	rules, err := server.LoadRules(root, func(extra []string) (*engine.Engine, error) {
+		mu.Lock()
+		opts := base
+		mu.Unlock()
+		return build(opts, extra)
+	})
 	if err != nil {
 		return nil, &engine.Error{Code: engine.CodeBadSettings, Message: "always-allow rules", Err: err}
 	}
-	e, err := rebuild(rules.Entries())
+	e, err := build(base, rules.Entries())
 	if err != nil {
 		return nil, err
 	}
@@ -98,6 +110,29 @@ func (a *app) newGateway(ctx context.Context, ro runOptions, log *slog.Logger) (
 	}
 	g := server.NewGateway(e, r, metrics.New(), log)
 	g.SetRules(rules)
+	watched := append(a.list("settings"), cfg.opts.PolicyDirs...)
+	g.SetEngine(e, "embedded+"+server.Revision(watched))
+	if ro.watch && len(watched) > 0 {
+		// Settings and policies are read again, compiled off to the side
+		// and swapped in; a broken change keeps the last good engine.
+		reload := func() (*engine.Engine, string, error) {
+			cfg, err := a.loadConfig()
+			if err != nil {
+				return nil, "", err
+			}
+			e, err := build(cfg.opts, rules.Entries())
+			if err != nil {
+				return nil, "", err
+			}
+			mu.Lock()
+			base = cfg.opts
+			mu.Unlock()
+			return e, "embedded+" + server.Revision(watched), nil
+		}
+		if err := g.Watch(ctx, watched, reload); err != nil {
+			return nil, &engine.Error{Code: engine.CodeBadSettings, Message: "watching settings and policies", Err: err}
+		}
+	}
 	return g, nil
 }
 
@@ -145,6 +180,7 @@ func (a *app) serveCommand() *cobra.Command {
 	cmd.Flags().DurationVar(&shutdown, "shutdown-timeout", server.DefaultShutdownTimeout, "how long in-flight calls may finish on shutdown")
 	ro.register(cmd)
 	ro.registerApprovals(cmd)
+	ro.registerWatch(cmd)
 	return cmd
 }
 

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -56,7 +57,12 @@ type Options struct {
 
 // Engine decides tool calls. It is safe for concurrent use.
 type Engine struct {
-	query    rego.PreparedEvalQuery
+	query rego.PreparedEvalQuery
+	mask  struct {
+		once  sync.Once
+		query rego.PreparedEvalQuery
+		err   error
+	}
 	parser   *shellparse.Parser
 	resolver *fstools.Resolver
 	fs       *fstools.FS
@@ -70,6 +76,9 @@ type Engine struct {
 
 // Decision is the outcome of a call.
 type Decision struct {
+	// DecisionID names the decision in the decision log, when the gateway
+	// made it.
+	DecisionID string `json:"decision_id,omitempty"`
 	// Decision is "allow", "deny" or "ask".
 	Decision string `json:"decision"`
 	// Reasons explain it, each with a code from gate's vocabulary (or a
@@ -389,6 +398,40 @@ func (e *Engine) Parse(command string) *shellparse.Program { return e.parser.Par
 func (e *Engine) SettingsData() any {
 	v, _ := toJSONValue(e.idx)
 	return v
+}
+
+// MaskQuery is the decision log mask policy, as OPA names it.
+const MaskQuery = "data.system.log.mask"
+
+// Mask evaluates the decision log mask policy on a decision log event (a
+// JSON object) and returns its results: JSON pointers to erase, or
+// {"op", "path", "value"} objects. The query is compiled on first use, so
+// that commands that log nothing do not pay for it.
+func (e *Engine) Mask(ctx context.Context, event map[string]any) ([]any, error) {
+	e.mask.once.Do(func() {
+		opts := []func(*rego.Rego){rego.Query(MaskQuery), rego.Store(e.store), rego.StrictBuiltinErrors(true),
+			rego.UnsafeBuiltins(unsafeBuiltins), rego.SetRegoVersion(ast.RegoV1)}
+		names := make([]string, 0, len(e.policies.Modules))
+		for name := range e.policies.Modules {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			opts = append(opts, rego.ParsedModule(e.policies.Modules[name]))
+		}
+		e.mask.query, e.mask.err = rego.New(opts...).PrepareForEval(ctx)
+	})
+	if e.mask.err != nil {
+		return nil, e.mask.err
+	}
+	ctx, cancel := context.WithTimeout(ctx, e.timeout)
+	defer cancel()
+	rs, err := e.mask.query.Eval(ctx, rego.EvalInput(event))
+	if err != nil || len(rs) == 0 || len(rs[0].Expressions) == 0 {
+		return nil, err
+	}
+	list, _ := rs[0].Expressions[0].Value.([]any)
+	return list, nil
 }
 
 // Files returns the file tools of the engine's root.

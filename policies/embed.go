@@ -5,7 +5,8 @@ package policies
 
 import "embed"
 
-// FS holds the default policy tree, rooted at "gate".
+// FS holds the default policy trees: "gate" (the decision) and "system"
+// (the decision log mask, data.system.log.mask).
 //
-//go:embed gate
+//go:embed gate system
 var FS embed.FS

@@ -21,6 +21,8 @@ type Gateway struct {
 	log       *slog.Logger
 	approvals *Approvals
 	rules     *Rules
+	dlog      *DecisionLog
+	revision  atomic.Value // string
 }
 
 // SetApprovals makes calls the policy asks about wait for a human's answer
@@ -53,6 +55,7 @@ func NewGateway(e *engine.Engine, r *runner.Runner, m *metrics.Metrics, log *slo
 
 // SetEngine swaps in the engine used for new decisions.
 func (g *Gateway) SetEngine(e *engine.Engine, revision string) {
+	g.revision.Store(revision)
 	g.engine.Store(e)
 	g.metrics.SetPolicyRevision(revision)
 }
@@ -86,11 +89,15 @@ func (g *Gateway) decide(ctx context.Context, call engine.Call) (*engine.Engine,
 		return nil, nil, engine.Decision{}, err
 	}
 	d := e.Evaluate(ctx, in)
+	took := time.Since(start)
+	d.DecisionID = newDecisionID()
 	reason := ""
 	if len(d.Reasons) > 0 {
 		reason = d.Reasons[0].Code
 	}
-	g.metrics.Decision(call.Tool, d.Decision, reason, time.Since(start))
+	g.metrics.Decision(call.Tool, d.Decision, reason, took)
+	rev, _ := g.revision.Load().(string)
+	g.logDecision(ctx, e, in, d, took, rev)
 	return e, in, d, nil
 }
 

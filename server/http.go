@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"crypto/subtle"
 	"encoding/json"
 	"errors"
@@ -96,7 +97,7 @@ func NewHandler(g *Gateway, opts HandlerOptions) http.Handler {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, &engine.Error{Code: engine.CodeNotFound, Message: "no endpoint " + r.Method + " " + r.URL.Path})
 	})
-	return h.auth(mux)
+	return h.auth(withRequester(mux))
 }
 
 type handler struct {
@@ -119,6 +120,13 @@ func (h *handler) auth(next http.Handler) http.Handler {
 			}
 		}
 		next.ServeHTTP(w, r)
+	})
+}
+
+// withRequester records who sent a request, for the decision log.
+func withRequester(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), requesterKey{}, r.RemoteAddr)))
 	})
 }
 

@@ -148,7 +148,7 @@ func toolError(text string) *mcp.CallToolResult {
 func mcpResult(out *CallResult) *mcp.CallToolResult {
 	if !out.Ran() {
 		var b strings.Builder
-		fmt.Fprintf(&b, "gate refused this call (%s):", out.Decision.Decision)
+		fmt.Fprintf(&b, "gate refused this call (%s; decision %s):", out.Decision.Decision, out.Decision.DecisionID)
 		for _, r := range out.Decision.Reasons {
 			fmt.Fprintf(&b, "\n- [%s] %s", r.Code, r.Message)
 		}

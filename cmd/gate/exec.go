@@ -146,6 +146,7 @@ func (a *app) execCommand() *cobra.Command {
 	cmd.Flags().BoolVarP(&interactive, "interactive", "i", false, "with --command: run it in a pseudo-terminal attached to this terminal (vim, git rebase -i, htop)")
 	cmd.Flags().StringVar(&output, "output", "raw", "what to print: raw (the command's own output), text (the agents' layout) or json")
 	ro.register(cmd)
+	ro.registerDecisionLog(cmd)
 	return cmd
 }
 

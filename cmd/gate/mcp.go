@@ -36,6 +36,9 @@ func (a *app) mcpCommand() *cobra.Command {
   gate mcp --approvals-listen 127.0.0.1:8788   # then: gate approvals --server http://127.0.0.1:8788`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if ro.decisionLog == "-" {
+				return usagef("gate mcp speaks MCP on stdout: give --decision-log a file")
+			}
 			log := slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 			g, err := a.newGateway(cmd.Context(), ro, log)
 			if err != nil {
@@ -66,6 +69,7 @@ func (a *app) mcpCommand() *cobra.Command {
 	ro.register(cmd)
 	ro.registerApprovals(cmd)
 	ro.registerWatch(cmd)
+	ro.registerDecisionLog(cmd)
 	cmd.Flags().StringVar(&approvalAddr, "approvals-listen", "", "serve the approvals API (and the rest of the HTTP API) on this loopback `address`")
 	return cmd
 }

@@ -46,12 +46,17 @@ type runOptions struct {
 	killGrace       time.Duration
 	approvalTimeout time.Duration
 	watch           bool
+	decisionLog     string
 }
 
 func (o *runOptions) register(cmd *cobra.Command) {
 	cmd.Flags().DurationVar(&o.timeout, "timeout", runner.DefaultTimeout, "default timeout of a shell command (at most 10m; a call's own timeout argument overrides it)")
 	cmd.Flags().IntVar(&o.maxOutput, "max-output", runner.DefaultMaxOutput, "`bytes` kept of each output stream of a command")
 	cmd.Flags().DurationVar(&o.killGrace, "kill-grace", runner.DefaultKillGrace, "time between SIGTERM and SIGKILL when a command's process group is stopped")
+}
+
+func (o *runOptions) registerDecisionLog(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&o.decisionLog, "decision-log", "", "append every decision to this `file` as a JSON line in OPA's decision log shape, masked by data.system.log.mask (- for stdout)")
 }
 
 func (o *runOptions) registerWatch(cmd *cobra.Command) {
@@ -110,6 +115,13 @@ func (a *app) newGateway(ctx context.Context, ro runOptions, log *slog.Logger) (
 	}
 	g := server.NewGateway(e, r, metrics.New(), log)
 	g.SetRules(rules)
+	if ro.decisionLog != "" {
+		dl, _, err := server.OpenDecisionLog(ro.decisionLog, map[string]string{"app": "gate", "id": instanceID, "version": version()})
+		if err != nil {
+			return nil, &engine.Error{Code: engine.CodeBadSettings, Message: "decision log", Err: err}
+		}
+		g.SetDecisionLog(dl)
+	}
 	watched := append(a.list("settings"), cfg.opts.PolicyDirs...)
 	g.SetEngine(e, "embedded+"+server.Revision(watched))
 	if ro.watch && len(watched) > 0 {
@@ -181,8 +193,15 @@ func (a *app) serveCommand() *cobra.Command {
 	ro.register(cmd)
 	ro.registerApprovals(cmd)
 	ro.registerWatch(cmd)
+	ro.registerDecisionLog(cmd)
 	return cmd
 }
+
+// instanceID names this gate process in decision logs.
+var instanceID = func() string {
+	h, _ := os.Hostname()
+	return fmt.Sprintf("%s-%d", h, os.Getpid())
+}()
 
 // readToken reads the bearer token from a file, or GATE_TOKEN.
 func readToken(file string) (string, error) {

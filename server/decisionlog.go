@@ -1,0 +1,217 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gate-dev/gate/engine"
+)
+
+// DecisionEvent is one decision log line, in OPA's decision log shape.
+type DecisionEvent struct {
+	DecisionID  string            `json:"decision_id"`
+	Timestamp   time.Time         `json:"timestamp"`
+	Path        string            `json:"path"`
+	Input       any               `json:"input"`
+	Result      any               `json:"result"`
+	Labels      map[string]string `json:"labels"`
+	Bundles     map[string]any    `json:"bundles"`
+	Metrics     map[string]int64  `json:"metrics"`
+	RequestedBy string            `json:"requested_by,omitempty"`
+	Erased      []string          `json:"erased,omitempty"`
+	Masked      []string          `json:"masked,omitempty"`
+}
+
+// DecisionLog writes decision log events as JSON lines, masked by the
+// policies' data.system.log.mask. It is safe for concurrent use.
+type DecisionLog struct {
+	labels map[string]string
+
+	mu sync.Mutex
+	w  io.Writer
+}
+
+// NewDecisionLog writes events to w, with these labels (id, version, ...).
+func NewDecisionLog(w io.Writer, labels map[string]string) *DecisionLog {
+	return &DecisionLog{w: w, labels: labels}
+}
+
+// OpenDecisionLog opens a decision log file for appending ("-" is
+// standard output).
+func OpenDecisionLog(path string, labels map[string]string) (*DecisionLog, io.Closer, error) {
+	if path == "-" {
+		return NewDecisionLog(os.Stdout, labels), io.NopCloser(nil), nil
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, nil, err
+	}
+	return NewDecisionLog(f, labels), f, nil
+}
+
+// SetDecisionLog makes the gateway log every decision to l.
+func (g *Gateway) SetDecisionLog(l *DecisionLog) { g.dlog = l }
+
+// newDecisionID returns a random UUID (version 4).
+func newDecisionID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
+}
+
+// log writes one decision's event.
+func (g *Gateway) logDecision(ctx context.Context, e *engine.Engine, in *engine.Input, d engine.Decision, took time.Duration, revision string) {
+	l := g.dlog
+	if l == nil {
+		return
+	}
+	ev, err := toJSONMap(map[string]any{"input": in, "result": d})
+	if err != nil {
+		g.metrics.DecisionLog(false)
+		return
+	}
+	event := DecisionEvent{
+		DecisionID: d.DecisionID, Timestamp: time.Now().UTC(), Path: "gate/decision",
+		Input: ev["input"], Result: ev["result"], Labels: l.labels,
+		Bundles: map[string]any{"embedded": map[string]string{"revision": revision}},
+		Metrics: map[string]int64{"timer_gate_decision_ns": took.Nanoseconds()},
+	}
+	if who, ok := ctx.Value(requesterKey{}).(string); ok {
+		event.RequestedBy = who
+	}
+	if err := maskEvent(ctx, e, &event); err != nil {
+		// An event that cannot be masked is not written in full: its
+		// input is erased.
+		g.log.Warn("decision log mask failed; input erased", "error", err)
+		event.Input, event.Erased = nil, []string{"/input"}
+	}
+	bs, err := json.Marshal(event)
+	if err == nil {
+		l.mu.Lock()
+		_, err = l.w.Write(append(bs, '\n'))
+		l.mu.Unlock()
+	}
+	g.metrics.DecisionLog(err == nil)
+	if err != nil {
+		g.log.Error("writing the decision log", "error", err)
+	}
+}
+
+type requesterKey struct{}
+
+func toJSONMap(v any) (map[string]any, error) {
+	bs, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	return m, json.Unmarshal(bs, &m)
+}
+
+// maskEvent applies the mask policy's results to the event.
+func maskEvent(ctx context.Context, e *engine.Engine, ev *DecisionEvent) error {
+	doc, err := toJSONMap(ev)
+	if err != nil {
+		return err
+	}
+	ops, err := e.Mask(ctx, doc)
+	if err != nil {
+		return err
+	}
+	for _, op := range ops {
+		switch op := op.(type) {
+		case string:
+			if removePointer(doc, op) {
+				ev.Erased = append(ev.Erased, op)
+			}
+		case map[string]any:
+			path, _ := op["path"].(string)
+			if op["op"] == "upsert" && setPointer(doc, path, op["value"]) {
+				ev.Masked = append(ev.Masked, path)
+			} else if op["op"] == "remove" && removePointer(doc, path) {
+				ev.Erased = append(ev.Erased, path)
+			}
+		}
+	}
+	ev.Input, ev.Result = doc["input"], doc["result"]
+	return nil
+}
+
+// pointer splits a JSON pointer (RFC 6901) into its tokens.
+func pointer(p string) []string {
+	if !strings.HasPrefix(p, "/") {
+		return nil
+	}
+	parts := strings.Split(p[1:], "/")
+	for i, s := range parts {
+		parts[i] = strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
+	}
+	return parts
+}
+
+// walk returns the container holding a pointer's last token.
+func walk(doc any, parts []string) (any, bool) {
+	cur := doc
+	for _, k := range parts {
+		switch c := cur.(type) {
+		case map[string]any:
+			cur = c[k]
+		case []any:
+			i, err := strconv.Atoi(k)
+			if err != nil || i < 0 || i >= len(c) {
+				return nil, false
+			}
+			cur = c[i]
+		default:
+			return nil, false
+		}
+	}
+	return cur, cur != nil
+}
+
+func removePointer(doc map[string]any, p string) bool {
+	parts := pointer(p)
+	if len(parts) == 0 {
+		return false
+	}
+	parent, ok := walk(doc, parts[:len(parts)-1])
+	if !ok {
+		return false
+	}
+	m, isMap := parent.(map[string]any)
+	if !isMap {
+		return false
+	}
+	if _, present := m[parts[len(parts)-1]]; !present {
+		return false
+	}
+	delete(m, parts[len(parts)-1])
+	return true
+}
+
+func setPointer(doc map[string]any, p string, v any) bool {
+	parts := pointer(p)
+	if len(parts) == 0 {
+		return false
+	}
+	parent, ok := walk(doc, parts[:len(parts)-1])
+	if !ok {
+		return false
+	}
+	m, isMap := parent.(map[string]any)
+	if !isMap {
+		return false
+	}
+	m[parts[len(parts)-1]] = v
+	return true
+}

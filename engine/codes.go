@@ -40,6 +40,9 @@ const (
 	CodeBadSettings     Code = "bad_settings"
 	CodeBadPolicy       Code = "bad_policy"
 	CodeInternal        Code = "internal_error"
+	// CodeRemoteUnavailable: the remote decision point (an OPA server)
+	// could not be reached or failed.
+	CodeRemoteUnavailable Code = "remote_unavailable"
 	// CodeCustom stands for reason codes of user policies in metric labels,
 	// which must come from a bounded set.
 	CodeCustom Code = "custom"
@@ -66,7 +69,7 @@ func init() {
 		CodeParseError, CodeCommandExcluded, CodeCommandNotAllowed, CodeCommandUnprovable, CodeCommandReview,
 		CodeCommandEquivalent, CodePathProtected, CodePathSensitive, CodePathOutsideRoot, CodePathUnknown,
 		CodeApprovalRequired, CodePolicyError, CodePolicyUndefined, CodeEvalTimeout, CodeInvalidCall,
-		CodeBadSettings, CodeBadPolicy, CodeInternal, CodeCustom, CodeDenied, CodeUnauthorized, CodeNotFound,
+		CodeBadSettings, CodeBadPolicy, CodeInternal, CodeRemoteUnavailable, CodeCustom, CodeDenied, CodeUnauthorized, CodeNotFound,
 		CodeRequestTooLarge, CodeNotReady} {
 		known[c] = true
 	}

@@ -53,12 +53,16 @@ type Options struct {
 	Protected map[string]string
 	// EvalTimeout bounds one evaluation; zero means DefaultEvalTimeout.
 	EvalTimeout time.Duration
+	// Remote, when its URL is set, makes decisions on a running OPA
+	// server instead of the embedded engine.
+	Remote RemoteOptions
 }
 
 // Engine decides tool calls. It is safe for concurrent use.
 type Engine struct {
-	query rego.PreparedEvalQuery
-	mask  struct {
+	remote *remote
+	query  rego.PreparedEvalQuery
+	mask   struct {
 		once  sync.Once
 		query rego.PreparedEvalQuery
 		err   error
@@ -319,6 +323,9 @@ func NewWithPolicies(ctx context.Context, opts Options, pol *Policies) (*Engine,
 	if e.timeout <= 0 {
 		e.timeout = DefaultEvalTimeout
 	}
+	if opts.Remote.URL != "" {
+		e.remote = newRemote(opts.Remote)
+	}
 	if err := e.prepare(ctx, pol); err != nil {
 		return nil, err
 	}
@@ -455,6 +462,9 @@ func (e *Engine) Evaluate(ctx context.Context, in *Input) Decision {
 	}
 	ctx, cancel := context.WithTimeout(ctx, e.timeout)
 	defer cancel()
+	if e.remote != nil {
+		return e.remote.evaluate(ctx, e, in)
+	}
 	rs, err := e.query.Eval(ctx, rego.EvalParsedInput(val))
 	// A context that ended during (or before) evaluation may have cut it
 	// short, whatever it returned.

@@ -102,6 +102,8 @@ func (a *app) rootCommand() *cobra.Command {
 	pf.String("root", ".", "workspace root `dir`ectory")
 	pf.String("approval-mode", engine.ApprovalDefault, "approval `mode`: default, auto-edit or yolo")
 	pf.StringArray("policy", nil, "extra policy `dir`ectory with .rego modules and data (repeatable)")
+	pf.String("opa-url", "", "decide on this OPA server (its Data API, data.gate.decision) instead of the embedded engine; deny when it cannot be reached (token: $GATE_OPA_TOKEN)")
+	pf.Bool("opa-keep-settings", false, "with --opa-url: keep the server's data.gate.settings instead of pushing gate's")
 	a.bind(pf)
 	root.AddCommand(a.evalCommand(), a.parseCommand(), a.testCommand(), a.serveCommand(), a.execCommand(), a.mcpCommand(), a.approvalsCommand(), a.hookCommand())
 	return root
@@ -110,7 +112,7 @@ func (a *app) rootCommand() *cobra.Command {
 // bind makes viper read the global flags, GATE_* variables and the gate
 // section of settings files, in that order of precedence.
 func (a *app) bind(fs *pflag.FlagSet) {
-	for _, name := range []string{"settings", "root", "approval-mode", "policy"} {
+	for _, name := range []string{"settings", "root", "approval-mode", "policy", "opa-url", "opa-keep-settings"} {
 		_ = a.v.BindPFlag(name, fs.Lookup(name))
 		_ = a.v.BindEnv(name, "GATE_"+strings.ToUpper(strings.ReplaceAll(name, "-", "_")))
 	}

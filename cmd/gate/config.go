@@ -79,6 +79,7 @@ func (a *app) loadConfig() (*config, error) {
 		return nil, err
 	}
 	cfg.opts.Root = a.v.GetString("root")
+	cfg.opts.Remote = engine.RemoteOptions{URL: a.v.GetString("opa-url"), KeepSettings: a.v.GetBool("opa-keep-settings"), Token: os.Getenv("GATE_OPA_TOKEN")}
 	cfg.opts.PolicyDirs = a.list("policy")
 	for _, d := range cfg.opts.PolicyDirs {
 		cfg.opts.Protected[d] = "gate policies"

@@ -1,0 +1,131 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+)
+
+// remote evaluates decisions on a running OPA server through its Data API
+// instead of the embedded engine: POST {url}/v1/data/gate/decision with
+// the input. gate's settings index is pushed to {url}/v1/data/gate/settings
+// before the first decision (and again after a failure), unless the
+// operator keeps the settings on the server.
+type remote struct {
+	url    string
+	push   bool
+	client *http.Client
+
+	mu     sync.Mutex
+	pushed bool
+}
+
+// RemoteOptions make an Engine decide on a remote OPA server.
+type RemoteOptions struct {
+	// URL is the OPA server's base URL (http://127.0.0.1:8181).
+	URL string
+	// KeepSettings leaves data.gate.settings as the server has it instead
+	// of pushing gate's own.
+	KeepSettings bool
+	// Token, when set, is sent as a bearer token.
+	Token string
+}
+
+type bearerTransport struct {
+	token string
+	next  http.RoundTripper
+}
+
+func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return b.next.RoundTrip(r)
+}
+
+func newRemote(o RemoteOptions) *remote {
+	var rt http.RoundTripper = http.DefaultTransport
+	if o.Token != "" {
+		rt = bearerTransport{o.Token, rt}
+	}
+	return &remote{url: strings.TrimSuffix(o.URL, "/"), push: !o.KeepSettings, client: &http.Client{Transport: rt}}
+}
+
+func (r *remote) do(ctx context.Context, method, path string, body any, out any) error {
+	bs, err := json.Marshal(body)
+	if err != nil {
+		return err
+	}
+	req, err := http.NewRequestWithContext(ctx, method, r.url+path, bytes.NewReader(bs))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := r.client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode/100 != 2 {
+		return fmt.Errorf("%s %s: %s: %s", method, path, resp.Status, strings.TrimSpace(string(data)))
+	}
+	if out == nil {
+		return nil
+	}
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.UseNumber()
+	return d.Decode(out)
+}
+
+// pushSettings puts the settings index on the server once.
+func (r *remote) pushSettings(ctx context.Context, idx *index) error {
+	if !r.push {
+		return nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.pushed {
+		return nil
+	}
+	if err := r.do(ctx, http.MethodPut, "/v1/data/gate/settings", idx, nil); err != nil {
+		return err
+	}
+	r.pushed = true
+	return nil
+}
+
+// evaluate asks the server for the decision; any failure denies.
+func (r *remote) evaluate(ctx context.Context, e *Engine, in *Input) Decision {
+	if err := r.pushSettings(ctx, e.idx); err != nil {
+		return DenyWith(CodeRemoteUnavailable, "the remote decision point "+r.url+" cannot be reached: "+err.Error())
+	}
+	var out struct {
+		Result any `json:"result"`
+	}
+	if err := r.do(ctx, http.MethodPost, "/v1/data/gate/decision", map[string]any{"input": in}, &out); err != nil {
+		if ctx.Err() != nil {
+			return DenyWith(CodeEvalTimeout, fmt.Sprintf("the remote decision point did not answer within %s", e.timeout))
+		}
+		// The server may have restarted without the settings.
+		r.mu.Lock()
+		r.pushed = false
+		r.mu.Unlock()
+		return DenyWith(CodeRemoteUnavailable, "the remote decision point "+r.url+" failed: "+err.Error())
+	}
+	if out.Result == nil {
+		return DenyWith(CodePolicyUndefined, Query+" is undefined on the remote decision point "+r.url)
+	}
+	d, err := decodeDecision(out.Result)
+	if err != nil {
+		return DenyWith(CodePolicyError, "remote decision point: "+err.Error())
+	}
+	return d
+}

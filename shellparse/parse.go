@@ -3,6 +3,7 @@ package shellparse
 import (
 	"errors"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
@@ -66,6 +67,9 @@ func (p *Parser) Parse(command string) *Program {
 	return prog
 }
 
+// parsers are reusable bash parsers: a new one costs more than most parses.
+var parsers = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }}
+
 // parseBash parses src with mvdan/sh in bash mode.
 //
 // mvdan drops a backslash-newline continuation but, unlike bash, does not join
@@ -84,7 +88,9 @@ func parseBash(src string) (*syntax.File, string, error) {
 			Message: "backslash before CR LF: bash and the parser disagree on where this command ends"}
 	}
 	for range 4 {
-		file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+		sp := parsers.Get().(*syntax.Parser)
+		file, err := sp.Parse(strings.NewReader(src), "")
+		parsers.Put(sp)
 		if err != nil {
 			return nil, src, err
 		}

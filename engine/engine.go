@@ -24,6 +24,10 @@ import (
 	"github.com/gate-dev/gate/shellparse"
 )
 
+// maxRemoteKeyWords is how many words the lookup keys of a segment cover
+// when the settings live on a remote decision point.
+const maxRemoteKeyWords = 64
+
 // Query is the policy entrypoint.
 const Query = "data.gate.decision"
 
@@ -310,6 +314,12 @@ func NewWithPolicies(ctx context.Context, opts Options, pol *Policies) (*Engine,
 		protected[abs] = why
 	}
 	idx := buildIndex(opts.Settings, parser, aliases, eq, protected)
+	if opts.Remote.URL != "" && opts.Remote.KeepSettings {
+		// The server's settings are not known here: give every segment the
+		// keys of entries of any length gate could hold, so that none can
+		// be missed.
+		idx.maxWords, idx.maxPath = max(idx.maxWords, maxRemoteKeyWords), max(idx.maxPath, maxRemoteKeyWords)
+	}
 	e := &Engine{
 		parser:   parser,
 		resolver: resolver,

@@ -254,3 +254,24 @@ func TestDecideConcurrent(t *testing.T) {
 		t.Error(e)
 	}
 }
+
+// TestRemoteKeepSettingsKeys gives segments keys for entries longer than
+// any local one when the settings live on the remote decision point.
+func TestRemoteKeepSettingsKeys(t *testing.T) {
+	e, err := New(context.Background(), Options{Root: t.TempDir(), Remote: RemoteOptions{URL: "http://127.0.0.1:1", KeepSettings: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := e.Input(shellCall("git -C x push --force origin main"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := in.Shell.Segments[0].Keys
+	if len(keys) == 0 || keys[len(keys)-1] != "git -C x push --force origin main" {
+		t.Fatalf("keys %v", keys)
+	}
+	d := e.Evaluate(context.Background(), in)
+	if d.Decision != Deny || !hasCode(d, CodeRemoteUnavailable) {
+		t.Fatalf("unreachable remote: %+v", d)
+	}
+}

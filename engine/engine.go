@@ -554,3 +554,19 @@ func (e *Engine) Enabled(tool string) bool {
 	}
 	return !e.idx.Exclude.Names[tool]
 }
+
+// Add adds modules and data (from bundles) to loaded policies. Data may
+// not redefine what the policies already hold, and modules may not
+// redefine the entrypoint.
+func (p *Policies) Add(modules map[string]*ast.Module, data map[string]any) error {
+	for name, m := range modules {
+		if err := checkUserModule(m); err != nil {
+			return errorf(CodeBadPolicy, name, err)
+		}
+		p.Modules[name] = m
+	}
+	if err := mergeDocuments(p.Documents, data, ""); err != nil {
+		return errorf(CodeBadPolicy, "merging bundle data", err)
+	}
+	return nil
+}

@@ -12,6 +12,9 @@ import (
 	"sync"
 	"time"
 
+	opametrics "github.com/open-policy-agent/opa/v1/metrics"
+	opaserver "github.com/open-policy-agent/opa/v1/server"
+
 	"github.com/gate-dev/gate/engine"
 )
 
@@ -72,8 +75,12 @@ func newDecisionID() string {
 // log writes one decision's event.
 func (g *Gateway) logDecision(ctx context.Context, e *engine.Engine, in *engine.Input, d engine.Decision, took time.Duration, revision string) {
 	l := g.dlog
-	if l == nil {
+	if l == nil && g.opaLogs == nil {
 		return
+	}
+	labels := map[string]string{}
+	if l != nil {
+		labels = l.labels
 	}
 	ev, err := toJSONMap(map[string]any{"input": in, "result": d})
 	if err != nil {
@@ -82,7 +89,7 @@ func (g *Gateway) logDecision(ctx context.Context, e *engine.Engine, in *engine.
 	}
 	event := DecisionEvent{
 		DecisionID: d.DecisionID, Timestamp: time.Now().UTC(), Path: "gate/decision",
-		Input: ev["input"], Result: ev["result"], Labels: l.labels,
+		Input: ev["input"], Result: ev["result"], Labels: labels,
 		Bundles: map[string]any{"embedded": map[string]string{"revision": revision}},
 		Metrics: map[string]int64{"timer_gate_decision_ns": took.Nanoseconds()},
 	}
@@ -94,6 +101,20 @@ func (g *Gateway) logDecision(ctx context.Context, e *engine.Engine, in *engine.
 		// input is erased.
 		g.log.Warn("decision log mask failed; input erased", "error", err)
 		event.Input, event.Erased = nil, []string{"/input"}
+	}
+	if g.opaLogs != nil {
+		// OPA's decision log plugin uploads the event (masked here, and
+		// again by the bundle's own system.log.mask if it has one).
+		input, result := event.Input, event.Result
+		m := opametrics.New()
+		m.Counter("timer_gate_decision_ns").Add(uint64(took.Nanoseconds()))
+		err := g.opaLogs.Log(ctx, &opaserver.Info{DecisionID: event.DecisionID, Path: event.Path, Timestamp: event.Timestamp,
+			Input: &input, Results: &result, RemoteAddr: event.RequestedBy, Metrics: m,
+			Bundles: map[string]opaserver.BundleInfo{"gate": {Revision: revision}}})
+		g.metrics.DecisionLog(err == nil)
+	}
+	if l == nil {
+		return
 	}
 	bs, err := json.Marshal(event)
 	if err == nil {

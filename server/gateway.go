@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/open-policy-agent/opa/v1/plugins/logs"
+
 	"github.com/gate-dev/gate/engine"
 	"github.com/gate-dev/gate/fstools"
 	"github.com/gate-dev/gate/metrics"
@@ -22,6 +24,7 @@ type Gateway struct {
 	approvals *Approvals
 	rules     *Rules
 	dlog      *DecisionLog
+	opaLogs   *logs.Plugin
 	revision  atomic.Value // string
 }
 

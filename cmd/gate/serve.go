@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/spf13/cobra"
 
 	"github.com/gate-dev/gate/engine"
@@ -47,6 +48,7 @@ type runOptions struct {
 	approvalTimeout time.Duration
 	watch           bool
 	decisionLog     string
+	opaConfig       string
 }
 
 func (o *runOptions) register(cmd *cobra.Command) {
@@ -61,6 +63,7 @@ func (o *runOptions) registerDecisionLog(cmd *cobra.Command) {
 
 func (o *runOptions) registerWatch(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&o.watch, "watch", true, "reload settings files and policy directories when they change (a broken change keeps the last good policy)")
+	cmd.Flags().StringVar(&o.opaConfig, "opa-config", "", "OPA configuration `file` (services, keys, bundles, decision_logs, status): policies come from bundles, run by OPA's plugins; not ready until one is activated")
 }
 
 func (o *runOptions) registerApprovals(cmd *cobra.Command) {
@@ -82,11 +85,28 @@ func (a *app) newGateway(ctx context.Context, ro runOptions, log *slog.Logger) (
 	if root == "" {
 		root = "."
 	}
-	var mu sync.Mutex
-	base := cfg.opts
+	var (
+		mu         sync.Mutex
+		base       = cfg.opts
+		bundleMods map[string]*ast.Module // the activated bundles' modules and data (--opa-config)
+		bundleData map[string]any
+	)
 	build := func(opts engine.Options, extra []string) (*engine.Engine, error) {
 		opts.Settings.Allowed = append(slices.Clone(opts.Settings.Allowed), extra...)
-		return engine.New(ctx, opts)
+		mu.Lock()
+		mods, data := bundleMods, bundleData
+		mu.Unlock()
+		if mods == nil && data == nil {
+			return engine.New(ctx, opts)
+		}
+		pol, err := engine.LoadPolicies(opts.PolicyDirs)
+		if err != nil {
+			return nil, err
+		}
+		if err := pol.Add(mods, data); err != nil {
+			return nil, err
+		}
+		return engine.NewWithPolicies(ctx, opts, pol)
 	}
 	rules, err := server.LoadRules(root, func(extra []string) (*engine.Engine, error) {
 		mu.Lock()
@@ -113,7 +133,11 @@ func (a *app) newGateway(ctx context.Context, ro runOptions, log *slog.Logger) (
 	if err != nil {
 		return nil, &engine.Error{Code: engine.CodeBadSettings, Message: "runner", Err: err}
 	}
-	g := server.NewGateway(e, r, metrics.New(), log)
+	initial := e
+	if ro.opaConfig != "" {
+		initial = nil // not ready until a bundle is activated
+	}
+	g := server.NewGateway(initial, r, metrics.New(), log)
 	g.SetRules(rules)
 	if ro.decisionLog != "" {
 		dl, _, err := server.OpenDecisionLog(ro.decisionLog, map[string]string{"app": "gate", "id": instanceID, "version": version()})
@@ -123,6 +147,30 @@ func (a *app) newGateway(ctx context.Context, ro runOptions, log *slog.Logger) (
 		g.SetDecisionLog(dl)
 	}
 	watched := append(a.list("settings"), cfg.opts.PolicyDirs...)
+	if ro.opaConfig != "" {
+		raw, err := os.ReadFile(ro.opaConfig)
+		if err != nil {
+			return nil, &engine.Error{Code: engine.CodeBadSettings, Message: "OPA configuration", Err: err}
+		}
+		onBundle := func(mods map[string]*ast.Module, data map[string]any) (*engine.Engine, error) {
+			mu.Lock()
+			oldMods, oldData := bundleMods, bundleData
+			bundleMods, bundleData = mods, data
+			opts := base
+			mu.Unlock()
+			e, err := build(opts, rules.Entries())
+			if err != nil {
+				mu.Lock()
+				bundleMods, bundleData = oldMods, oldData
+				mu.Unlock()
+			}
+			return e, err
+		}
+		if _, err := g.StartBundles(ctx, raw, instanceID, onBundle); err != nil {
+			return nil, &engine.Error{Code: engine.CodeBadSettings, Message: "OPA configuration", Err: err}
+		}
+		return g, nil
+	}
 	g.SetEngine(e, "embedded+"+server.Revision(watched))
 	if ro.watch && len(watched) > 0 {
 		// Settings and policies are read again, compiled off to the side

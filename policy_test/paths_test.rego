@@ -1,84 +1,224 @@
+# gate.rules.paths: one path policy for file tools and for files shell commands
+# write (redirections and arguments), with the default data.gate.paths.
 package gate_test.paths
 
+import data.gate
 import data.gate.rules.paths
 import data.gate_test.lib
 
-_settings := lib.yolo(lib.empty_list, lib.empty_list)
+_deny(call) := rs if {
+	rs := paths.deny with input as call with data.gate.settings as lib.open
+}
 
-_outside := object.union(lib.path("x", "write"), {
-	"raw": "../x", "path": "/ws/x", "resolved": "/ws/x", "inside_root": false, "keys": ["/ws/x"],
-})
+_ask(call) := rs if {
+	rs := paths.ask with input as call with data.gate.settings as lib.open
+}
 
-_redirect(p) := json.patch(lib.shell([lib.seg(0, ["echo", "x"])]), [{"op": "replace", "path": "/paths", "value": [p]}])
+_codes(call) := {r.code | some r in (_deny(call) | _ask(call))}
+
+# echo x > <p>: a shell command writing p through a redirection.
+_redirect(p) := lib.with_paths(lib.run("echo x"), [lib.in_segment(p, 0)])
+
+# --- path_protected --------------------------------------------------------------
 
 test_protected_write_denied if {
-	some r in paths.deny with input as lib.file_call("write_file", lib.path(".git/config", "write"))
-		with data.gate.settings as _settings
-		with data.gate.paths.deny as {".git/config": "git configuration can run code"}
+	d := gate.decision with input as lib.write_file(".git/hooks/pre-commit") with data.gate.settings as lib.open
+	d.decision == "deny"
+	d.reasons == [{
+		"code": "path_protected",
+		"message": "Writing .git/hooks/pre-commit is not allowed: git hooks run code on git operations",
+		"path": "/home/dev/proj/.git/hooks/pre-commit",
+	}]
+}
+
+test_protected_edit_denied if {
+	some r in _deny(lib.edit("sub/.git/config"))
 	r.code == "path_protected"
-	r.path == "/ws/proj/.git/config"
+	r.path == "/home/dev/proj/sub/.git/config"
 }
 
 test_protected_read_allowed if {
-	count(paths.deny) == 0 with input as lib.file_call("read_file", lib.path(".git/config", "read"))
-		with data.gate.settings as _settings
-		with data.gate.paths.deny as {".git/config": "git configuration can run code"}
+	_codes(lib.read_file(".git/config")) == set()
 }
 
+# Keys are whole path elements: .github/hooks/x is not under .git/hooks/.
+test_protected_near_miss if {
+	_codes(lib.write_file(".github/hooks/x")) == set()
+	_codes(lib.write_file("docs/envrc")) == set()
+}
+
+test_protected_directory_at_any_depth if {
+	some r in _deny(lib.write_file("packages/a/.qwen/settings.json"))
+	r.code == "path_protected"
+}
+
+# The same rules for shell redirections ...
+test_protected_redirect_denied if {
+	some r in _deny(_redirect(lib.file(".git/config", "write", "redirect")))
+	r == {
+		"code": "path_protected",
+		"message": "Writing .git/config is not allowed: git configuration can run commands (core.fsmonitor, aliases, hooksPath)",
+		"path": "/home/dev/proj/.git/config",
+	}
+}
+
+# ... and for files programs write through their arguments: tee .envrc.
+test_protected_argument_denied if {
+	s := object.union(lib.seg(0, ["tee", ".envrc"]), {"writes": [{"value": ".envrc", "dynamic": false}]})
+	call := lib.with_paths(lib.shell("tee .envrc", [s]), [lib.in_segment(lib.file(".envrc", "write", "argument"), 0)])
+	some r in _deny(call)
+	r.code == "path_protected"
+}
+
+# Outside the root too: the home directory and absolute paths. The deny wins
+# over the shell's ask for writing outside the root.
+test_protected_home_file_denied if {
+	# gate parse --command 'echo x >> ~/.bashrc'
+	call := _redirect(lib.abs("/home/dev/.bashrc", "write", "redirect"))
+	d := gate.decision with input as call with data.gate.settings as lib.open
+	d.decision == "deny"
+	lib.codes(d) == {"path_protected"}
+	"path_outside_root" in {r.code | some r in _ask(call)}
+}
+
+test_protected_absolute_path_denied if {
+	some r in _deny(_redirect(lib.abs("/etc/hosts", "write", "redirect")))
+	r == {"code": "path_protected", "message": "Writing /etc/hosts is not allowed: system configuration", "path": "/etc/hosts"}
+}
+
+# gate's own settings and policy files, given by Go in data.gate.settings.
 test_gate_settings_protected if {
-	p := object.union(lib.path("s.json", "write"), {"keys": ["/ws/proj/s.json"]})
-	some r in paths.deny with input as lib.file_call("write_file", p)
-		with data.gate.settings as object.union(_settings, {"protected": {"/ws/proj/s.json": "gate settings"}})
-	r.code == "path_protected"
+	call := lib.write_file(".qwen-local/settings.json")
+	settings := object.union(lib.open, {"protected": {"/home/dev/proj/.qwen-local/settings.json": "gate settings"}})
+	rs := paths.deny with input as call with data.gate.settings as settings
+	rs == {{
+		"code": "path_protected",
+		"message": "Writing .qwen-local/settings.json is not allowed: gate settings",
+		"path": "/home/dev/proj/.qwen-local/settings.json",
+	}}
+	_deny(call) == set()
 }
 
-test_shell_redirect_uses_the_same_rules if {
-	some r in paths.deny with input as _redirect(object.union(lib.path(".git/config", "write"), {"source": "redirect"}))
-		with data.gate.settings as _settings
-		with data.gate.paths.deny as {".git/config": "git configuration can run code"}
-	r.code == "path_protected"
+test_gate_policy_directory_protected if {
+	settings := object.union(lib.open, {"protected": {"/home/dev/proj/policies/": "gate policies"}})
+	rs := paths.deny with input as lib.write_file("policies/x.rego") with data.gate.settings as settings
+	{r.code | some r in rs} == {"path_protected"}
+	count(paths.deny) == 0 with input as lib.write_file("policies.txt") with data.gate.settings as settings
 }
+
+# --- path_sensitive --------------------------------------------------------------
 
 test_sensitive_path_asks if {
-	some r in paths.ask with input as lib.file_call("write_file", lib.path(".vscode/tasks.json", "write"))
-		with data.gate.settings as _settings
-		with data.gate.paths.ask as {".vscode/tasks.json": "tasks run code"}
-	r.code == "path_sensitive"
+	d := gate.decision with input as lib.write_file(".github/workflows/ci.yml") with data.gate.settings as lib.open
+	d == {"decision": "ask", "reasons": [{
+		"code": "path_sensitive",
+		"message": "Writing .github/workflows/ci.yml needs approval: CI workflows run on the next push",
+		"path": "/home/dev/proj/.github/workflows/ci.yml",
+	}]}
 }
 
+test_sensitive_redirect_asks if {
+	_codes(_redirect(lib.file(".vscode/tasks.json", "write", "redirect"))) == {"path_sensitive"}
+}
+
+# Inside .git/, hooks are protected and other files ask.
+test_git_directory_asks if {
+	_codes(lib.write_file(".git/HEAD")) == {"path_sensitive"}
+}
+
+test_sensitive_near_miss if {
+	_codes(lib.write_file(".github/README.md")) == set()
+	_codes(lib.read_file(".github/workflows/ci.yml")) == set()
+}
+
+# --- path_outside_root: file tools -----------------------------------------------
+
 test_file_tool_outside_root_denied if {
-	some r in paths.deny with input as lib.file_call("read_file", object.union(_outside, {"access": "read"}))
-		with data.gate.settings as _settings
+	# gate parse --call: {"tool": "read_file", "args": {"absolute_path": "/etc/passwd"}}
+	call := lib.call("read_file", {"absolute_path": "/etc/passwd"}, [lib.abs("/etc/passwd", "read", "path")])
+	_deny(call) == {{
+		"code": "path_outside_root",
+		"message": "Path /etc/passwd is outside the workspace root /home/dev/proj",
+		"path": "/etc/passwd",
+	}}
+}
+
+# gate parse --call: {"tool": "glob", "args": {"pattern": "../../*.txt"}}:
+# the search directory is the root, the pattern leaves it.
+test_glob_pattern_outside_root_denied if {
+	root := object.union(lib.abs(lib.root, "read", "path"), {"raw": ".", "inside_root": true, "rel": ".", "dir": true})
+	up := object.union(lib.abs("/home", "read", "pattern"), {"raw": "../..", "dir": true})
+	some r in _deny(lib.call("glob", {"pattern": "../../*.txt"}, [root, up]))
 	r.code == "path_outside_root"
+	r.path == "/home"
 }
 
 test_file_tool_inside_root_allowed if {
-	count(paths.deny) == 0 with input as lib.file_call("read_file", lib.path("src/a.go", "read"))
-		with data.gate.settings as _settings
-	count(paths.ask) == 0 with input as lib.file_call("read_file", lib.path("src/a.go", "read"))
-		with data.gate.settings as _settings
+	_codes(lib.read_file("src/a.go")) == set()
+	_codes(lib.write_file("src/a.go")) == set()
 }
+
+# Paths a shell command may write outside the root are no exception for file
+# tools: they stay confined to the root.
+test_file_tool_writable_path_still_outside if {
+	call := lib.call("write_file", {"file_path": "/dev/null", "content": "x"}, [lib.abs("/dev/null", "write", "file_path")])
+	"path_outside_root" in {r.code | some r in _deny(call)}
+}
+
+# --- path_outside_root: shell writes ---------------------------------------------
 
 test_shell_write_outside_root_asks if {
-	some r in paths.ask with input as _redirect(_outside) with data.gate.settings as _settings
-	r.code == "path_outside_root"
-	count(paths.deny) == 0 with input as _redirect(_outside) with data.gate.settings as _settings
+	call := _redirect(lib.abs("/tmp/out.txt", "write", "redirect"))
+	_ask(call) == {{
+		"code": "path_outside_root",
+		"message": "Command writes /tmp/out.txt, outside the workspace root /home/dev/proj",
+		"path": "/tmp/out.txt",
+	}}
+	_deny(call) == set()
 }
 
-test_shell_write_to_writable_path if {
-	p := object.union(_outside, {"raw": "/dev/null", "resolved": "/dev/null", "keys": ["/dev/null"]})
-	count(paths.ask) == 0 with input as _redirect(p)
-		with data.gate.settings as _settings
-		with data.gate.paths.writable as {"/dev/null": true}
+test_shell_writes_to_writable_paths if {
+	every p in ["/dev/null", "/dev/stderr", "/dev/fd/3"] {
+		_codes(_redirect(lib.abs(p, "write", "redirect"))) == set()
+	}
 }
 
-test_shell_read_outside_root_allowed if {
-	count(paths.ask) == 0 with input as _redirect(object.union(_outside, {"access": "read"}))
-		with data.gate.settings as _settings
+# /dev/nullx is not /dev/null.
+test_shell_writable_near_miss if {
+	_codes(_redirect(lib.abs("/dev/nullx", "write", "redirect"))) == {"path_outside_root"}
 }
 
+test_shell_write_inside_root if {
+	_codes(_redirect(lib.file("out.txt", "write", "redirect"))) == set()
+}
+
+# --- path_unknown ----------------------------------------------------------------
+
+# gate parse --command 'echo hi > "$F"'
 test_dynamic_write_asks if {
-	p := object.union(lib.path("$f", "write"), {"dynamic": true, "keys": []})
-	some r in paths.ask with input as _redirect(p) with data.gate.settings as _settings
-	r.code == "path_unknown"
+	call := _redirect(lib.dynamic_write("\"$F\""))
+	_ask(call) == {{"code": "path_unknown", "message": "Command writes to \"$F\", which is only known at run time"}}
+	_deny(call) == set()
+}
+
+# gate parse --command 'cd $D && echo x > f': f is relative to an unknown
+# directory.
+test_write_after_unknown_cd_asks if {
+	segs := [
+		object.union(lib.dyn(0, ["cd", "$D"], 1), {"context": ["and"]}),
+		object.union(lib.seg(1, ["echo", "x"]), {"context": ["and"], "chdir_unknown": true}),
+	]
+	call := lib.with_paths(lib.shell("cd $D && echo x > f", segs), [lib.in_segment(lib.dynamic_write("f"), 1)])
+	_codes(call) == {"path_unknown"}
+}
+
+test_static_write_is_known if {
+	not "path_unknown" in _codes(_redirect(lib.abs("/tmp/out.txt", "write", "redirect")))
+}
+
+# Only writes are checked: a shell command reading outside the root, or from a
+# path known only at run time, asks nothing here.
+test_shell_reads_not_checked if {
+	_codes(_redirect(lib.abs("/tmp/in.txt", "read", "redirect"))) == set()
+	_codes(_redirect(object.union(lib.dynamic_write("$F"), {"access": "read"}))) == set()
 }

@@ -1,146 +1,465 @@
+# gate.rules.shell: Qwen Code's tools.core / tools.exclude semantics for
+# run_shell_command, applied to every segment of the parsed command.
 package gate_test.shell
 
+import data.gate
 import data.gate.rules.shell
 import data.gate_test.lib
 
-_exclude(entries) := lib.yolo(lib.empty_list, lib.shell_list(entries))
+_exclude(commands) := lib.yolo(lib.empty_list, lib.cmds(commands))
 
-_core(entries) := lib.yolo(lib.shell_list(entries), lib.empty_list)
+_core(commands) := lib.yolo(lib.cmds(commands), lib.empty_list)
+
+# exclude run_shell_command(rm -rf): path rm, options -f and -r.
+_rm_rf := lib.yolo(lib.empty_list, lib.list([], [lib.entry_with(["rm", "-rf"], ["rm"], ["-f", "-r"])]))
+
+_deny(call, settings) := rs if {
+	rs := shell.deny with input as call with data.gate.settings as settings
+}
+
+_ask(call, settings) := rs if {
+	rs := shell.ask with input as call with data.gate.settings as settings
+}
+
+_deny_codes(call, settings) := {r.code | some r in _deny(call, settings)}
+
+_ask_codes(call, settings) := {r.code | some r in _ask(call, settings)}
+
+# $X push: the command name is only known at run time.
+_dynamic_program := object.union(lib.seg(0, ["$X", "push"]), {
+	"program": "",
+	"raw_program": "$X",
+	"dynamic": [0],
+	"path": [],
+	"path_complete": false,
+	"keys": [],
+	"path_keys": [],
+	"findings": [{"code": "dynamic_program", "message": "the command name $X is not known statically"}],
+})
+
+# --- wildcard, allowlist, excluding, restricted ----------------------------------
+
+test_bare_shell_in_core_is_a_wildcard if {
+	settings := lib.yolo(lib.list(["run_shell_command"], [lib.entry(["git"])]), lib.empty_list)
+	shell.wildcard with data.gate.settings as settings
+	not shell.allowlist with data.gate.settings as settings
+	not shell.restricted with data.gate.settings as settings
+	_deny(lib.run("curl x && rm -rf y"), settings) == set()
+}
+
+test_core_entries_make_an_allowlist if {
+	settings := _core(["git"])
+	shell.allowlist with data.gate.settings as settings
+	shell.restricted with data.gate.settings as settings
+	not shell.wildcard with data.gate.settings as settings
+	not shell.excluding with data.gate.settings as settings
+}
+
+test_core_names_only_make_no_allowlist if {
+	settings := lib.yolo(lib.names(["read_file"]), lib.empty_list)
+	not shell.allowlist with data.gate.settings as settings
+	not shell.restricted with data.gate.settings as settings
+}
+
+test_exclude_entries_restrict if {
+	settings := _exclude(["rm"])
+	shell.excluding with data.gate.settings as settings
+	shell.restricted with data.gate.settings as settings
+	not shell.allowlist with data.gate.settings as settings
+}
+
+test_bare_exclude_is_not_excluding if {
+	not shell.excluding with data.gate.settings as lib.yolo(lib.empty_list, lib.names(["run_shell_command"]))
+}
+
+test_no_settings_no_restriction if {
+	not shell.restricted with data.gate.settings as lib.open
+	not shell.wildcard with data.gate.settings as lib.open
+	_deny(lib.run("curl x && rm -rf y"), lib.open) == set()
+}
+
+# A wildcard core does not lift the restriction exclude entries make.
+test_wildcard_with_exclude_entries_is_restricted if {
+	settings := lib.yolo(lib.names(["run_shell_command"]), lib.cmds(["rm"]))
+	shell.restricted with data.gate.settings as settings
+	_deny_codes(lib.run("rm x"), settings) == {"command_excluded"}
+	_deny_codes(lib.shell("$X push", [_dynamic_program]), settings) == {"command_unprovable"}
+}
+
+# --- parse_error -----------------------------------------------------------------
+
+# gate parse --command 'echo "x': no segments, the error's position.
+_unclosed := object.union(lib.shell("echo \"x", []), {"shell": {
+	"command": "echo \"x",
+	"segments": [],
+	"parse_error": {"line": 1, "col": 6, "message": "reached EOF without closing quote `\"`"},
+}})
+
+# Fail closed: a command that cannot be parsed is denied even when nothing
+# restricts the shell.
+test_parse_error_denied_without_restriction if {
+	d := gate.decision with input as _unclosed with data.gate.settings as lib.open
+	d == {"decision": "deny", "reasons": [{
+		"code": "parse_error",
+		"message": "Command cannot be parsed, so it cannot be checked: 1:6: reached EOF without closing quote `\"`",
+	}]}
+}
+
+test_parse_error_denied_under_wildcard if {
+	_deny_codes(_unclosed, lib.yolo(lib.names(["run_shell_command"]), lib.empty_list)) == {"parse_error"}
+}
+
+test_parse_error_without_position if {
+	call := json.patch(_unclosed, [{"op": "replace", "path": "/shell/parse_error", "value": {"line": 0, "col": 0, "message": "cannot read the command"}}])
+	_deny(call, lib.open) == {{"code": "parse_error", "message": "Command cannot be parsed, so it cannot be checked: cannot read the command"}}
+}
+
+test_no_parse_error_no_deny if {
+	_deny(lib.run("echo x"), lib.open) == set()
+}
+
+test_parse_error_only_for_the_shell if {
+	call := object.union(lib.read_file("a.txt"), {"shell": _unclosed.shell})
+	_deny(call, lib.open) == set()
+}
+
+# --- command_excluded ------------------------------------------------------------
 
 test_excluded_segment_denied if {
-	some r in shell.deny with input as lib.shell([lib.seg(0, ["ls"]), lib.seg(1, ["rm", "x"])])
-		with data.gate.settings as _exclude({"rm": []})
+	_deny(lib.run("ls && rm x"), _exclude(["rm"])) == {{
+		"code": "command_excluded",
+		"message": "Command 'rm x' is blocked by configuration",
+		"segment": 1,
+		"entry": "run_shell_command(rm)",
+	}}
+}
+
+# Entries match whole words: rm does not match rmdir.
+test_exclude_word_boundary if {
+	_deny(lib.run("rmdir x"), _exclude(["rm"])) == set()
+}
+
+test_exclude_subcommand_prefix if {
+	_deny_codes(lib.run("git push origin main"), _exclude(["git push"])) == {"command_excluded"}
+	_deny(lib.run("git pull"), _exclude(["git push"])) == set()
+	_deny(lib.run("git push-all"), _exclude(["git push"])) == set()
+	_deny(lib.run("git"), _exclude(["git push"])) == set()
+}
+
+# gate parse --command 'git -C x push': global options and their values are
+# not in the path, so the entry still matches.
+test_exclude_matches_the_path_not_the_text if {
+	s := object.union(lib.seg(0, ["git", "-C", "x", "push"]), {
+		"options": ["-C"],
+		"path": ["git", "push"],
+		"keys": ["git", "git -C", "git -C x", "git -C x push"],
+		"path_keys": ["git", "git push"],
+	})
+	_deny_codes(lib.shell("git -C x push", [s]), _exclude(["git push"])) == {"command_excluded"}
+}
+
+# An entry with options matches when all of them are present, in any order
+# and spelling (the parser splits clusters and applies aliases).
+test_exclude_entry_options_all_present if {
+	s := object.union(lib.seg(0, ["rm", "--force", "-R", "x"]), {"options": ["-f", "-r"]})
+	_deny_codes(lib.shell("rm --force -R x", [s]), _rm_rf) == {"command_excluded"}
+}
+
+test_exclude_entry_options_missing if {
+	s := object.union(lib.seg(0, ["rm", "-r", "x"]), {"options": ["-r"]})
+	_deny(lib.shell("rm -r x", [s]), _rm_rf) == set()
+}
+
+# Every segment is checked: pipelines, lists, commands run by wrappers and
+# function bodies.
+test_exclude_checks_every_segment if {
+	_deny_codes(lib.run("ls && echo x && rm x"), _exclude(["rm"])) == {"command_excluded"}
+}
+
+test_exclude_checks_wrapped_commands if {
+	# gate parse --command 'sudo rm x'
+	segs := [
+		object.union(lib.seg(0, ["sudo", "rm", "x"]), {"wrapper": true}),
+		object.union(lib.seg(1, ["rm", "x"]), {"parent": 0, "context": ["wrapper"], "via": "sudo"}),
+	]
+	some r in _deny(lib.shell("sudo rm x", segs), _exclude(["rm"]))
 	r.code == "command_excluded"
 	r.segment == 1
-	r.message == "Command 'rm x' is blocked by configuration"
 }
 
-test_word_boundary if {
-	count(shell.deny) == 0 with input as lib.shell([lib.seg(0, ["rmdir", "x"])])
-		with data.gate.settings as _exclude({"rm": []})
+test_exclude_checks_function_bodies if {
+	# gate parse --command 'f() { rm x; }; f'
+	segs := [
+		object.union(lib.seg(0, ["rm", "x"]), {"context": ["function", "block"]}),
+		object.union(lib.seg(1, ["f"]), {"function_call": true}),
+	]
+	_deny_codes(lib.shell("f() { rm x; }; f", segs), _exclude(["rm"])) == {"command_excluded"}
 }
 
-test_subcommand_entry if {
-	some r in shell.deny with input as lib.shell([lib.seg(0, ["git", "push", "origin"])])
-		with data.gate.settings as _exclude({"git push": []})
-	r.code == "command_excluded"
+# Exclude is checked first and wins over core.
+test_exclude_wins_over_core if {
+	settings := lib.yolo(lib.cmds(["git"]), lib.cmds(["git push"]))
+	_deny_codes(lib.run("git push origin"), settings) == {"command_excluded"}
+	_deny(lib.run("git status"), settings) == set()
 }
 
-test_other_subcommand_passes if {
-	count(shell.deny) == 0 with input as lib.shell([lib.seg(0, ["git", "pull"])])
-		with data.gate.settings as _exclude({"git push": []})
+# --- command_unprovable: the known part of a path is a prefix of an entry ---------
+
+test_dynamic_subcommand_may_be_excluded if {
+	_deny(lib.shell("git $X", [lib.dyn(0, ["git", "$X"], 1)]), _exclude(["git push"])) == {{
+		"code": "command_unprovable",
+		"message": "Command 'git $X' cannot be proven not to run run_shell_command(git push), which is blocked by configuration: part of it is only known at run time",
+		"segment": 0,
+		"entry": "run_shell_command(git push)",
+	}}
 }
 
-test_entry_options_must_all_be_present if {
-	# rm -rf x has options -r and -f in either order
-	s := json.patch(lib.seg(0, ["rm", "-fr", "x"]), [{"op": "replace", "path": "/options", "value": ["-f", "-r"]}])
-	some r in shell.deny with input as lib.shell([s])
-		with data.gate.settings as _exclude({"rm": ["-f", "-r"]})
-	r.code == "command_excluded"
+test_dynamic_word_after_another_subcommand if {
+	_deny(lib.shell("git status $X", [lib.dyn(0, ["git", "status", "$X"], 2)]), _exclude(["git push"])) == set()
 }
 
-test_entry_options_missing if {
-	s := json.patch(lib.seg(0, ["rm", "-f", "x"]), [{"op": "replace", "path": "/options", "value": ["-f"]}])
-	count(shell.deny) == 0 with input as lib.shell([s])
-		with data.gate.settings as _exclude({"rm": ["-f", "-r"]})
+test_dynamic_word_of_another_program if {
+	_deny(lib.shell("git $X", [lib.dyn(0, ["git", "$X"], 1)]), _exclude(["rm"])) == set()
 }
 
-test_uncertain_prefix_denied if {
-	# git $x: the dynamic word may be push
-	s := object.union(lib.seg(0, ["git", "$x"]), {"dynamic": [1], "path": ["git"], "path_complete": false, "uncertain_keys": ["git"]})
-	some r in shell.deny with input as lib.shell([s])
-		with data.gate.settings as lib.yolo(lib.empty_list, object.union(lib.shell_list({"git push": []}), {"prefixes": {"run_shell_command": {"git": ["run_shell_command(git push)"]}}}))
-	r.code == "command_unprovable"
-	r.entry == "run_shell_command(git push)"
+# A path that already matches the entry is excluded, not merely unprovable.
+test_dynamic_word_after_an_excluded_path if {
+	_deny_codes(lib.shell("git push $X", [lib.dyn(0, ["git", "push", "$X"], 2)]), _exclude(["git push"])) == {"command_excluded"}
 }
 
+# --- command_unprovable: options may come from dynamic words ----------------------
+
+# gate parse --command 'rm $X x'
 test_dynamic_word_may_supply_options if {
-	s := object.union(lib.seg(0, ["rm", "$opts", "x"]), {"dynamic": [1], "options": []})
-	some r in shell.deny with input as lib.shell([s])
-		with data.gate.settings as _exclude({"rm": ["-f", "-r"]})
-	r.code == "command_unprovable"
+	some r in _deny(lib.shell("rm $X x", [lib.dyn(0, ["rm", "$X", "x"], 1)]), _rm_rf)
+	r == {
+		"code": "command_unprovable",
+		"message": "Command 'rm $X x' cannot be proven not to run run_shell_command(rm -rf), which is blocked by configuration: part of it is only known at run time",
+		"segment": 0,
+		"entry": "run_shell_command(rm -rf)",
+	}
 }
 
-test_static_options_missing_no_dynamic if {
-	count(shell.deny) == 0 with input as lib.shell([lib.seg(0, ["rm", "x"])])
-		with data.gate.settings as _exclude({"rm": ["-f", "-r"]})
+test_missing_options_without_dynamic_words if {
+	_deny(lib.run("rm x"), _rm_rf) == set()
 }
+
+test_options_present_before_a_dynamic_word if {
+	s := object.union(lib.dyn(0, ["rm", "-rf", "$X"], 2), {"options": ["-f", "-r"]})
+	_deny_codes(lib.shell("rm -rf $X", [s]), _rm_rf) == {"command_excluded"}
+}
+
+test_dynamic_word_of_a_path_not_excluded if {
+	_deny(lib.shell("ls $X", [lib.dyn(0, ["ls", "$X"], 1)]), _rm_rf) == set()
+}
+
+# --- command_not_allowed ---------------------------------------------------------
 
 test_allowlist_denies_unlisted_segment if {
-	some r in shell.deny with input as lib.shell([lib.seg(0, ["git", "status"]), lib.seg(1, ["curl", "x"])])
-		with data.gate.settings as _core({"git": []})
+	_deny(lib.run("git status && curl x"), _core(["git"])) == {{
+		"code": "command_not_allowed",
+		"message": "Command(s) not in the allowed commands list. Disallowed commands: \"curl x\"",
+	}}
+}
+
+test_allowlist_names_every_unlisted_segment if {
+	some r in _deny(lib.run("curl x && git status && wget y"), _core(["git"]))
 	r.code == "command_not_allowed"
 	contains(r.message, "\"curl x\"")
+	contains(r.message, "\"wget y\"")
 	not contains(r.message, "git status")
 }
 
 test_allowlist_every_segment_listed if {
-	count(shell.deny) == 0 with input as lib.shell([lib.seg(0, ["git", "status"]), lib.seg(1, ["ls"])])
-		with data.gate.settings as _core({"git": [], "ls": []})
+	_deny(lib.run("git status && ls -la"), _core(["git", "ls"])) == set()
 }
 
-test_allowlist_skips_assignments_transparent_and_functions if {
+# Entries are word-boundary prefixes of argv: git lists git and git status,
+# not gitk.
+test_allowlist_word_boundary if {
+	_deny(lib.run("git"), _core(["git"])) == set()
+	_deny_codes(lib.run("gitk"), _core(["git"])) == {"command_not_allowed"}
+}
+
+test_allowlist_multiword_entry if {
+	_deny(lib.run("git status --short"), _core(["git status"])) == set()
+	_deny_codes(lib.run("git push"), _core(["git status"])) == {"command_not_allowed"}
+}
+
+# As in Qwen Code, allowlist entries are prefixes of the words as written:
+# git -C x status does not start with git status.
+test_allowlist_matches_argv_not_path if {
+	s := object.union(lib.seg(0, ["git", "-C", "x", "status"]), {"options": ["-C"], "path": ["git", "status"], "path_keys": ["git", "git status"]})
+	_deny_codes(lib.shell("git -C x status", [s]), _core(["git status"])) == {"command_not_allowed"}
+}
+
+# Assignments, transparent wrappers (their inner command is checked) and calls
+# of functions defined in the command (their bodies are checked) need no entry.
+test_allowlist_skips_assignments_transparent_wrappers_and_functions if {
 	segs := [
-		object.union(lib.seg(0, ["x=1"]), {"kind": "assignment"}),
-		object.union(lib.seg(1, ["nice", "ls"]), {"transparent": true}),
-		object.union(lib.seg(2, ["f"]), {"function_call": true}),
-		lib.seg(3, ["ls"]),
+		object.union(lib.seg(0, ["FOO=1"]), {"kind": "assignment", "program": "", "raw_program": "", "argv": [], "path": [], "path_complete": false, "keys": [], "path_keys": []}),
+		object.union(lib.seg(1, ["timeout", "5", "ls"]), {"wrapper": true, "transparent": true}),
+		object.union(lib.seg(2, ["ls"]), {"parent": 1, "context": ["wrapper"], "via": "timeout"}),
+		object.union(lib.seg(3, ["ls", "-la"]), {"context": ["function", "block"]}),
+		object.union(lib.seg(4, ["f"]), {"function_call": true}),
 	]
-	count(shell.deny) == 0 with input as lib.shell(segs) with data.gate.settings as _core({"ls": []})
+	_deny(lib.shell("FOO=1; timeout 5 ls; f() { ls -la; }; f", segs), _core(["ls"])) == set()
 }
 
-test_wildcard_core_is_no_allowlist if {
-	settings := lib.yolo(object.union(lib.shell_list({}), {"names": {"run_shell_command": true}}), lib.empty_list)
-	count(shell.deny) == 0 with input as lib.shell([lib.seg(0, ["anything"])]) with data.gate.settings as settings
+test_allowlist_checks_inside_transparent_wrappers if {
+	segs := [
+		object.union(lib.seg(0, ["timeout", "5", "rm", "x"]), {"wrapper": true, "transparent": true}),
+		object.union(lib.seg(1, ["rm", "x"]), {"parent": 0, "context": ["wrapper"], "via": "timeout"}),
+	]
+	_deny(lib.shell("timeout 5 rm x", segs), _core(["ls"])) == {{
+		"code": "command_not_allowed",
+		"message": "Command(s) not in the allowed commands list. Disallowed commands: \"rm x\"",
+	}}
 }
 
-test_parse_error_denied if {
-	i := json.patch(lib.shell([]), [{"op": "add", "path": "/shell/parse_error", "value": {"line": 1, "col": 6, "message": "reached EOF without closing quote '"}}])
-	some r in shell.deny with input as i with data.gate.settings as lib.yolo(lib.empty_list, lib.empty_list)
-	r.code == "parse_error"
-	contains(r.message, "1:6:")
+# A wrapper that is not transparent needs an entry of its own.
+test_allowlist_needs_opaque_wrappers_listed if {
+	segs := [
+		object.union(lib.seg(0, ["sudo", "ls"]), {"wrapper": true}),
+		object.union(lib.seg(1, ["ls"]), {"parent": 0, "context": ["wrapper"], "via": "sudo"}),
+	]
+	_deny(lib.shell("sudo ls", segs), _core(["ls"])) == {{
+		"code": "command_not_allowed",
+		"message": "Command(s) not in the allowed commands list. Disallowed commands: \"sudo ls\"",
+	}}
 }
 
-_dynamic_program := object.union(lib.seg(0, ["$x"]), {
-	"program": "", "dynamic": [0],
-	"findings": [{"code": "dynamic_program", "message": "the program name is only known at run time"}],
-})
-
-test_finding_denied_under_restriction if {
-	some r in shell.deny with input as lib.shell([_dynamic_program]) with data.gate.settings as _exclude({"rm": []})
-	r.code == "command_unprovable"
-	r.finding == "dynamic_program"
+# gate parse --command '[[ -f x ]]': a test clause is checked like a command.
+test_allowlist_checks_test_clauses if {
+	s := object.union(lib.seg(0, ["[[", "-f x", "]]"]), {"kind": "test", "options": [], "path": ["[["], "path_keys": ["[["]})
+	_deny_codes(lib.shell("[[ -f x ]]", [s]), _core(["ls"])) == {"command_not_allowed"}
 }
 
+test_allowlist_denies_dynamic_programs if {
+	_deny_codes(lib.shell("$X push", [_dynamic_program]), _core(["git"])) == {"command_not_allowed", "command_unprovable"}
+}
+
+test_no_allowlist_for_other_tools if {
+	_deny(lib.read_file("a.txt"), _core(["git"])) == set()
+}
+
+# --- command_unprovable: parser findings under a restriction ----------------------
+
+test_finding_denied_under_exclude if {
+	_deny(lib.shell("$X push", [_dynamic_program]), _exclude(["rm"])) == {{
+		"code": "command_unprovable",
+		"message": "Command '$X push' cannot be checked: the command name $X is not known statically",
+		"segment": 0,
+		"finding": "dynamic_program",
+	}}
+}
+
+test_finding_denied_under_allowlist if {
+	s := lib.finding(lib.seg(0, ["python", "-c", "print(1)"]), "inline_code")
+	_deny_codes(lib.shell("python -c 'print(1)'", [s]), _core(["python"])) == {"command_unprovable"}
+}
+
+# Unprovable segments are only denied when a restriction applies.
 test_finding_allowed_without_restriction if {
-	count(shell.deny) == 0 with input as lib.shell([_dynamic_program])
-		with data.gate.settings as lib.yolo(lib.empty_list, lib.empty_list)
+	_deny(lib.shell("$X push", [_dynamic_program]), lib.open) == set()
+	_deny(lib.shell("$X push", [_dynamic_program]), lib.yolo(lib.names(["run_shell_command"]), lib.empty_list)) == set()
 }
+
+test_every_deny_finding_denied if {
+	every code, action in data.gate.findings {
+		denies := action == "deny"
+		_finding_denied(code) == denies
+	}
+}
+
+_finding_denied(code) := "command_unprovable" in _deny_codes(lib.shell("ls", [lib.finding(lib.seg(0, ["ls"]), code)]), _exclude(["rm"]))
+
+# Fail closed: a finding data.gate.findings does not classify denies.
+test_unknown_finding_denied if {
+	some r in _deny(lib.shell("ls", [lib.finding(lib.seg(0, ["ls"]), "brand_new_finding")]), _exclude(["rm"]))
+	r.code == "command_unprovable"
+	r.finding == "brand_new_finding"
+}
+
+# --- command_review: findings that ask -------------------------------------------
+
+# gate parse --command 'git config core.pager less'
+_git_config := object.union(lib.seg(0, ["git", "config", "core.pager", "less"]), {"findings": [{
+	"code": "git_config_plants",
+	"message": "git config sets core.pager, which makes git run code later",
+}]})
 
 test_finding_that_asks if {
-	some r in shell.ask with input as lib.shell([_dynamic_program])
-		with data.gate.settings as _exclude({"rm": []})
-		with data.gate.findings as {"dynamic_program": "ask"}
-	r.code == "command_review"
-	count(shell.deny) == 0 with input as lib.shell([_dynamic_program])
-		with data.gate.settings as _exclude({"rm": []})
-		with data.gate.findings as {"dynamic_program": "ask"}
+	call := lib.shell("git config core.pager less", [_git_config])
+	_ask(call, _exclude(["rm"])) == {{
+		"code": "command_review",
+		"message": "Command 'git config core.pager less' needs review: git config sets core.pager, which makes git run code later",
+		"segment": 0,
+		"finding": "git_config_plants",
+	}}
+	_deny(call, _exclude(["rm"])) == set()
 }
+
+test_finding_that_asks_without_restriction if {
+	_ask(lib.shell("git config core.pager less", [_git_config]), lib.open) == set()
+}
+
+test_every_ask_finding_asks if {
+	every code, action in data.gate.findings {
+		asks := action == "ask"
+		_finding_asks(code) == asks
+	}
+}
+
+_finding_asks(code) := "command_review" in _ask_codes(lib.shell("ls", [lib.finding(lib.seg(0, ["ls"]), code)]), _exclude(["rm"]))
+
+test_review_follows_the_findings_data if {
+	call := lib.shell("$X push", [_dynamic_program])
+	codes := _ask_codes(call, _exclude(["rm"])) with data.gate.findings as {"dynamic_program": "ask"}
+	codes == {"command_review"}
+	_deny(call, _exclude(["rm"])) == set() with data.gate.findings as {"dynamic_program": "ask"}
+}
+
+# --- command_equivalent ----------------------------------------------------------
 
 test_equivalent_command_asks if {
-	s := json.patch(lib.seg(0, ["find", ".", "-delete"]), [{"op": "replace", "path": "/options", "value": ["-delete"]}])
-	settings := object.union(_exclude({"rm": []}), {"equivalents": {"find": [{"entry": "find -delete", "options": ["-delete"], "target": "rm"}]}})
-	some r in shell.ask with input as lib.shell([s]) with data.gate.settings as settings
-	r.code == "command_equivalent"
-}
-
-test_equivalent_needs_its_options if {
-	settings := object.union(_exclude({"rm": []}), {"equivalents": {"find": [{"entry": "find -delete", "options": ["-delete"], "target": "rm"}]}})
-	count(shell.ask) == 0 with input as lib.shell([lib.seg(0, ["find", ".", "-name", "x"])]) with data.gate.settings as settings
+	d := gate.decision with input as lib.run("gh repo sync") with data.gate.settings as _exclude(["git push"])
+	d == {"decision": "ask", "reasons": [{
+		"code": "command_equivalent",
+		"message": "Command 'gh repo sync' has the same effect as 'git push', which is blocked by configuration",
+		"segment": 0,
+		"entry": "gh repo sync",
+	}]}
 }
 
 test_equivalent_only_when_target_excluded if {
-	s := json.patch(lib.seg(0, ["find", ".", "-delete"]), [{"op": "replace", "path": "/options", "value": ["-delete"]}])
-	settings := object.union(_exclude({"git push": []}), {"equivalents": {"find": [{"entry": "find -delete", "options": ["-delete"], "target": "rm"}]}})
-	count(shell.ask) == 0 with input as lib.shell([s]) with data.gate.settings as settings
+	_ask(lib.run("gh repo sync"), _exclude(["rm"])) == set()
+	_ask(lib.run("gh repo sync"), lib.open) == set()
+}
+
+# find -delete is equivalent to rm; find without -delete is not.
+test_equivalent_needs_its_options if {
+	_ask_codes(lib.run("find . -delete"), _exclude(["rm"])) == {"command_equivalent"}
+	_ask(lib.run("find . -name x"), _exclude(["rm"])) == set()
+}
+
+# gate parse --command 'git checkout --force main': --force is read as -f.
+test_equivalent_with_aliased_option if {
+	s := object.union(lib.seg(0, ["git", "checkout", "--force", "main"]), {"options": ["-f"]})
+	_ask_codes(lib.shell("git checkout --force main", [s]), _exclude(["git reset"])) == {"command_equivalent"}
+	_ask(lib.run("git checkout main"), _exclude(["git reset"])) == set()
+}
+
+# Checked in every segment.
+test_equivalent_in_any_segment if {
+	some r in _ask(lib.run("ls && unlink x"), _exclude(["rm"]))
+	r.code == "command_equivalent"
+	r.segment == 1
+}
+
+# An equivalent that is itself excluded is denied.
+test_excluded_equivalent_denied if {
+	d := gate.decision with input as lib.run("unlink x") with data.gate.settings as _exclude(["rm", "unlink"])
+	d.decision == "deny"
+	lib.codes(d) == {"command_excluded"}
 }

@@ -222,3 +222,14 @@ test_shell_reads_not_checked if {
 	_codes(_redirect(lib.abs("/tmp/in.txt", "read", "redirect"))) == set()
 	_codes(_redirect(object.union(lib.dynamic_write("$F"), {"access": "read"}))) == set()
 }
+
+# A key that is both a default protected path and one of gate's own files
+# gives one reason, not a conflict.
+test_protected_twice_is_not_a_conflict if {
+	settings := object.union(lib.open, {"protected": {".git/config": "gate settings"}})
+	d := gate.decision with input as lib.write_file(".git/config") with data.gate.settings as settings
+	d.decision == "deny"
+	[r] := d.reasons
+	r.code == "path_protected"
+	contains(r.message, "gate settings")
+}

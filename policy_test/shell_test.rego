@@ -437,6 +437,12 @@ test_equivalent_only_when_target_excluded if {
 	_ask(lib.run("gh repo sync"), lib.open) == set()
 }
 
+# Excluding git covers git push, so its equivalents ask too.
+test_equivalent_of_a_broader_exclude if {
+	_ask_codes(lib.run("gh repo sync"), _exclude(["git"])) == {"command_equivalent"}
+	_ask(lib.run("gh repo sync"), _exclude(["gitk"])) == set()
+}
+
 # find -delete is equivalent to rm; find without -delete is not.
 test_equivalent_needs_its_options if {
 	_ask_codes(lib.run("find . -delete"), _exclude(["rm"])) == {"command_equivalent"}

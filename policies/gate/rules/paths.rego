@@ -23,9 +23,11 @@ deny contains {
 	why := _protected(key)
 }
 
-_protected(key) := data.gate.paths.deny[key]
-
+# gate's own files (settings, policies) first; a key listed in both places
+# gives one reason, not a conflict.
 _protected(key) := data.gate.settings.protected[key]
+
+_protected(key) := data.gate.paths.deny[key] if not data.gate.settings.protected[key]
 
 # METADATA
 # title: path that runs code later

@@ -199,8 +199,16 @@ ask contains {
 	some seg in input.shell.segments
 	some key in seg.path_keys
 	some equivalent in data.gate.settings.equivalents[key]
-	data.gate.settings.exclude.paths.run_shell_command[equivalent.target]
+	_excluded_or_broader(equivalent.target)
 	every option in equivalent.options {
 		option in seg.options
 	}
+}
+
+# An exclude entry covers target when its words are target's or a prefix of
+# them: excluding git covers what git push covers.
+_excluded_or_broader(target) if {
+	words := split(target, " ")
+	some n in numbers.range(1, count(words))
+	data.gate.settings.exclude.paths.run_shell_command[concat(" ", array.slice(words, 0, n))]
 }

@@ -200,39 +200,37 @@ func walk(doc any, parts []string) (any, bool) {
 	return cur, cur != nil
 }
 
-func removePointer(doc map[string]any, p string) bool {
+// parentOf returns the object holding the value a pointer names, and the
+// value's key in it.
+func parentOf(doc map[string]any, p string) (map[string]any, string, bool) {
 	parts := pointer(p)
 	if len(parts) == 0 {
-		return false
+		return nil, "", false
 	}
 	parent, ok := walk(doc, parts[:len(parts)-1])
 	if !ok {
-		return false
+		return nil, "", false
 	}
 	m, isMap := parent.(map[string]any)
-	if !isMap {
+	return m, parts[len(parts)-1], isMap
+}
+
+func removePointer(doc map[string]any, p string) bool {
+	m, key, ok := parentOf(doc, p)
+	if !ok {
 		return false
 	}
-	if _, present := m[parts[len(parts)-1]]; !present {
+	if _, present := m[key]; !present {
 		return false
 	}
-	delete(m, parts[len(parts)-1])
+	delete(m, key)
 	return true
 }
 
 func setPointer(doc map[string]any, p string, v any) bool {
-	parts := pointer(p)
-	if len(parts) == 0 {
-		return false
+	m, key, ok := parentOf(doc, p)
+	if ok {
+		m[key] = v
 	}
-	parent, ok := walk(doc, parts[:len(parts)-1])
-	if !ok {
-		return false
-	}
-	m, isMap := parent.(map[string]any)
-	if !isMap {
-		return false
-	}
-	m[parts[len(parts)-1]] = v
-	return true
+	return ok
 }

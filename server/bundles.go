@@ -8,6 +8,7 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/bundle"
+	"github.com/open-policy-agent/opa/v1/logging"
 	"github.com/open-policy-agent/opa/v1/plugins"
 	bundleplugin "github.com/open-policy-agent/opa/v1/plugins/bundle"
 	"github.com/open-policy-agent/opa/v1/plugins/logs"
@@ -33,7 +34,10 @@ type BundleBuild func(modules map[string]*ast.Module, data map[string]any) (*eng
 // counted as a failed reload. Stop the returned manager when done.
 func (g *Gateway) StartBundles(ctx context.Context, config []byte, id string, build BundleBuild) (*plugins.Manager, error) {
 	store := inmem.New()
-	m, err := plugins.New(config, id, store)
+	// OPA's plugins log warnings and errors (a refused bundle says why).
+	logger := logging.New()
+	logger.SetLevel(logging.Warn)
+	m, err := plugins.New(config, id, store, plugins.Logger(logger), plugins.ConsoleLogger(logger))
 	if err != nil {
 		return nil, fmt.Errorf("OPA configuration: %w", err)
 	}

@@ -29,6 +29,12 @@ const (
 	CodePathOutsideRoot   Code = "path_outside_root"
 	CodePathUnknown       Code = "path_unknown"
 	CodeApprovalRequired  Code = "approval_required"
+	// CodeCommandTooComplex: a command over the parser's limits (length,
+	// segments, nesting depth, time); it is denied unread.
+	CodeCommandTooComplex Code = "command_too_complex"
+	// CodeApprovalUnavailable: the policy asked, and nobody can answer on
+	// this route (no elicitation, no approvals queue).
+	CodeApprovalUnavailable Code = "approval_unavailable"
 )
 
 // Codes for failures; a decision that fails is a deny with one of these.
@@ -60,6 +66,28 @@ const (
 	CodeRequestTooLarge Code = "request_too_large"
 	// CodeNotReady: the server has no compiled policy yet.
 	CodeNotReady Code = "not_ready"
+	// CodeUnsupportedMediaType: a request body that is not
+	// Content-Type: application/json.
+	CodeUnsupportedMediaType Code = "unsupported_media_type"
+	// CodeHostNotAllowed: a request whose Host header names neither a
+	// loopback name nor one the operator configured (DNS rebinding).
+	CodeHostNotAllowed Code = "host_not_allowed"
+	// CodeOriginNotAllowed: a request from a browser page (an Origin
+	// header) the operator did not configure.
+	CodeOriginNotAllowed Code = "origin_not_allowed"
+	// CodeOverloaded: every call slot and queue place is taken; retry
+	// after the Retry-After header's seconds.
+	CodeOverloaded Code = "overloaded"
+	// CodeLimitReached: a bounded resource is full (open sessions, pending
+	// approvals, a session's size); the message names the limit.
+	CodeLimitReached Code = "limit_reached"
+	// CodeRequestTimeout: a request body that did not arrive in time.
+	CodeRequestTimeout Code = "request_timeout"
+	// CodeHeadersTooLarge: request headers over the server's limit.
+	CodeHeadersTooLarge Code = "headers_too_large"
+	// CodeSessionsDisabled: interactive sessions asked for while
+	// tools.shell.enableInteractiveShell is off.
+	CodeSessionsDisabled Code = "sessions_disabled"
 )
 
 var known = map[Code]bool{}
@@ -70,7 +98,9 @@ func init() {
 		CodeCommandEquivalent, CodePathProtected, CodePathSensitive, CodePathOutsideRoot, CodePathUnknown,
 		CodeApprovalRequired, CodePolicyError, CodePolicyUndefined, CodeEvalTimeout, CodeInvalidCall,
 		CodeBadSettings, CodeBadPolicy, CodeInternal, CodeRemoteUnavailable, CodeCustom, CodeDenied, CodeUnauthorized, CodeNotFound,
-		CodeRequestTooLarge, CodeNotReady} {
+		CodeRequestTooLarge, CodeNotReady, CodeCommandTooComplex, CodeApprovalUnavailable, CodeUnsupportedMediaType,
+		CodeHostNotAllowed, CodeOriginNotAllowed, CodeOverloaded, CodeLimitReached, CodeRequestTimeout,
+		CodeHeadersTooLarge, CodeSessionsDisabled} {
 		known[c] = true
 	}
 }
@@ -157,8 +187,18 @@ func HTTPStatus(c Code) int {
 		return http.StatusBadRequest
 	case CodeUnauthorized:
 		return http.StatusUnauthorized
-	case CodeDenied:
+	case CodeDenied, CodeHostNotAllowed, CodeOriginNotAllowed, CodeSessionsDisabled:
 		return http.StatusForbidden
+	case CodeUnsupportedMediaType:
+		return http.StatusUnsupportedMediaType
+	case CodeOverloaded:
+		return http.StatusServiceUnavailable
+	case CodeLimitReached:
+		return http.StatusTooManyRequests
+	case CodeRequestTimeout:
+		return http.StatusRequestTimeout
+	case CodeHeadersTooLarge:
+		return http.StatusRequestHeaderFieldsTooLarge
 	case CodeNotFound:
 		return http.StatusNotFound
 	case CodeRequestTooLarge:

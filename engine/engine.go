@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -60,7 +61,16 @@ type Options struct {
 	// Remote, when its URL is set, makes decisions on a running OPA
 	// server instead of the embedded engine.
 	Remote RemoteOptions
+	// Layers are the enforcement layers active around the commands gate
+	// runs, given to the policies as input.layers; empty means
+	// DefaultLayers. "static" is the decision on the parsed command;
+	// "exec" would be exec-time supervision of every program a command
+	// starts (not built yet).
+	Layers []string
 }
+
+// DefaultLayers are the enforcement layers gate has: the static decision.
+var DefaultLayers = []string{"static"}
 
 // Engine decides tool calls. It is safe for concurrent use.
 type Engine struct {
@@ -77,6 +87,7 @@ type Engine struct {
 	idx      *index
 	ids      *identities
 	home     string
+	layers   []string
 	timeout  time.Duration
 	policies *Policies
 	store    storage.Store
@@ -327,11 +338,15 @@ func NewWithPolicies(ctx context.Context, opts Options, pol *Policies) (*Engine,
 		idx:      idx,
 		ids:      newIdentities(excludedPrograms(idx)),
 		home:     home,
+		layers:   slices.Clone(opts.Layers),
 		timeout:  opts.EvalTimeout,
 		policies: pol,
 	}
 	if e.timeout <= 0 {
 		e.timeout = DefaultEvalTimeout
+	}
+	if len(e.layers) == 0 {
+		e.layers = slices.Clone(DefaultLayers)
 	}
 	if opts.Remote.URL != "" {
 		e.remote = newRemote(opts.Remote)

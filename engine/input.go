@@ -62,6 +62,10 @@ type Input struct {
 	// ChangeError is why an edit cannot be made (no match, several
 	// matches, ...); the call then changes nothing.
 	ChangeError *fstools.ToolError `json:"change_error,omitempty"`
+	// Layers are the enforcement layers active when the call runs
+	// (Options.Layers): "static" always; "exec" when every program a
+	// command starts is decided at exec time.
+	Layers []string `json:"layers"`
 }
 
 // ShellInput is the parsed command.
@@ -134,7 +138,7 @@ func (e *Engine) Input(call Call) (*Input, error) {
 	if args == nil {
 		args = map[string]any{}
 	}
-	in := &Input{Tool: call.Tool, Args: args, Root: e.resolver.Root(), Cwd: e.resolver.Root(), Home: e.home, Paths: []PathInput{}}
+	in := &Input{Tool: call.Tool, Args: args, Root: e.resolver.Root(), Cwd: e.resolver.Root(), Home: e.home, Paths: []PathInput{}, Layers: e.layers}
 	switch call.Tool {
 	case ToolShell:
 		return in, e.shellInput(in, args)

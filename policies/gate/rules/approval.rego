@@ -8,6 +8,8 @@
 #   nothing the policy itself does not ask.
 package gate.rules.approval
 
+import data.gate.rules.shell
+
 # METADATA
 # title: shell command needs approval
 # custom:
@@ -16,10 +18,18 @@ ask contains {
 	"code": "approval_required",
 	"message": sprintf("Approval mode '%s': the command is not covered by tools.allowed", [data.gate.settings.approval_mode]),
 } if {
-	data.gate.settings.approval_mode in {"default", "auto-edit"}
+	asks_for_commands
 	input.tool == "run_shell_command"
-	not data.gate.settings.allowed.names.run_shell_command
 	not _covered
+}
+
+# METADATA
+# description: |
+#   The approval mode asks before shell commands (default, auto-edit) and a
+#   bare run_shell_command in tools.allowed does not approve them all.
+asks_for_commands if {
+	data.gate.settings.approval_mode in {"default", "auto-edit"}
+	not data.gate.settings.allowed.names.run_shell_command
 }
 
 # METADATA
@@ -51,7 +61,7 @@ _allowed := {seg.id |
 
 _allowed_segment(seg) if seg.kind == "assignment"
 
-_allowed_segment(seg) if seg.transparent
+_allowed_segment(seg) if shell.passes_through(seg)
 
 _allowed_segment(seg) if seg.function_call
 

@@ -14,6 +14,8 @@
 #   path_keys, uncertain_keys), so the cost does not grow with the lists.
 package gate.rules.shell
 
+import data.gate.rules.approval
+
 # METADATA
 # description: A bare run_shell_command (or alias) in tools.core allows every command.
 wildcard if data.gate.settings.core.names.run_shell_command
@@ -120,17 +122,32 @@ _listed := {seg.id |
 	data.gate.settings.core.args.run_shell_command[key]
 }
 
-# Segments not in the allowlist. Assignments, transparent wrappers (their
-# inner commands are checked) and calls of functions defined in the same
-# command (their bodies are checked) need no entry of their own.
+# Segments not in the allowlist. Assignments, transparent wrappers that run
+# another command (the inner command is checked) and calls of functions
+# defined in the same command (their bodies are checked) need no entry of
+# their own.
 _not_allowed contains seg if {
 	input.tool == "run_shell_command"
 	allowlist
 	some seg in input.shell.segments
 	not _listed[seg.id]
 	seg.kind != "assignment"
-	not seg.transparent
+	not passes_through(seg)
 	not seg.function_call
+}
+
+# Segments that other segments were unwrapped from.
+_wrapping := {seg.parent | some seg in input.shell.segments}
+
+# METADATA
+# description: |
+#   A transparent wrapper (nice, env, timeout, bash -c ...) needs no
+#   permission of its own when it runs another command, which is checked
+#   instead. With nothing inside (bash, sh -i, env X=1, env) it is itself the
+#   program that runs, and it is listed, excluded and approved like any other.
+passes_through(seg) if {
+	seg.transparent
+	_wrapping[seg.id]
 }
 
 # METADATA
@@ -211,4 +228,107 @@ _excluded_or_broader(target) if {
 	words := split(target, " ")
 	some n in numbers.range(1, count(words))
 	data.gate.settings.exclude.paths.run_shell_command[concat(" ", array.slice(words, 0, n))]
+}
+
+# METADATA
+# title: interactive shell or REPL
+# description: |
+#   An interactive shell or REPL reads the commands it runs from the
+#   terminal, where no static check sees them. Under any restriction (an
+#   allowlist, excluded commands, or an approval mode that asks for commands)
+#   it cannot be proven safe, unless exec-time supervision decides every
+#   program it starts (input.layers holds "exec").
+# custom:
+#   code: command_unprovable
+deny contains {
+	"code": "command_unprovable",
+	"message": sprintf(
+		"Command '%s' starts an interactive shell or REPL: the commands typed into it cannot be checked without exec-time supervision, which is not active",
+		[concat(" ", seg.argv)],
+	),
+	"segment": seg.id,
+	"finding": "interactive",
+} if {
+	input.tool == "run_shell_command"
+	_guarded
+	not supervised
+	some seg in input.shell.segments
+	interactive(seg)
+}
+
+# Interactive sessions are guarded by a restriction or by approvals.
+_guarded if restricted
+
+_guarded if approval.asks_for_commands
+
+# METADATA
+# description: Exec-time supervision decides every program that starts, also those typed into a shell.
+supervised if "exec" in input.layers
+
+# METADATA
+# description: |
+#   The segment reads commands typed at run time: a shell given no script
+#   (bash, sh -i, bash -s, bash -, zsh, exec bash), a wrapper that starts a
+#   shell when given no command (sudo -s, su, chroot DIR; see
+#   data.gate.interactive), or an interpreter that reads its program from
+#   stdin given none (python3, node, irb) or told to be interactive
+#   (python3 -i x.py). Decided from the parsed segment and the catalogue,
+#   whatever the command's spelling.
+interactive(seg) if {
+	# The parser unwraps a shell's script (-c, a file, stdin from a pipe or
+	# a here-document) as its inner segments or reports it as a finding; a
+	# shell that is neither reads the terminal.
+	data.gate.catalogue.programs[seg.program].shell
+	not seg.wrapper
+	count(seg.findings) == 0
+	not _exits(seg)
+}
+
+interactive(seg) if {
+	some option in data.gate.catalogue.programs[seg.program].wrapper.shell_options
+	option in seg.options
+	_runs_nothing_else(seg)
+}
+
+interactive(seg) if {
+	seg.program in data.gate.interactive.shell_wrappers
+	_runs_nothing_else(seg)
+	not _exits(seg)
+}
+
+interactive(seg) if {
+	code := data.gate.catalogue.programs[seg.program].inline_code
+	code.stdin
+	count(seg.findings) == 0
+	_no_program(seg)
+	not _file_option(seg, code)
+	not _exits(seg)
+}
+
+interactive(seg) if {
+	some option in data.gate.interactive.options[seg.program]
+	option in seg.options
+}
+
+_runs_nothing_else(seg) if {
+	not _wrapping[seg.id]
+	count(seg.findings) == 0
+}
+
+# No operand names a program (a dynamic one may be empty); "-" is stdin.
+_no_program(seg) if count(seg.path) == 1
+
+_no_program(seg) if {
+	count(seg.path) == 2
+	seg.path[1] == "-"
+}
+
+_file_option(seg, code) if {
+	some option in code.file_options
+	option in seg.options
+}
+
+_exits(seg) if {
+	some option in data.gate.interactive.exits
+	option in seg.options
 }

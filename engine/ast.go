@@ -73,6 +73,11 @@ func inputValue(in *Input) (ast.Value, error) {
 		paths[i] = pathValue(&in.Paths[i])
 	}
 	b.set("paths", ast.ArrayTerm(paths...))
+	if in.Layers == nil {
+		b.set("layers", ast.NullTerm())
+	} else {
+		b.set("layers", stringsTerm(in.Layers))
+	}
 	if in.Change != nil {
 		c := newObject(8)
 		c.str("path", in.Change.Path)

@@ -133,8 +133,9 @@ func (r *Runner) Root() string { return r.resolver.Root() }
 // Background returns the registry of background processes.
 func (r *Runner) Background() *Background { return r.bg }
 
-// buildEnv is the environment of every command: the base environment with
-// gate's variables set (replacing any inherited value).
+// buildEnv is the environment of every command: the base environment
+// without gate's own variables, with gate's variables set (replacing any
+// inherited value).
 func buildEnv(opts Options) []string {
 	base := opts.Env
 	if base == nil {
@@ -161,7 +162,7 @@ func buildEnv(opts Options) []string {
 	env := make([]string, 0, len(base)+len(set))
 	for _, kv := range base {
 		k, _, _ := strings.Cut(kv, "=")
-		if _, ok := set[k]; ok || drop[k] {
+		if _, ok := set[k]; ok || drop[k] || GateVariable(k) {
 			continue
 		}
 		env = append(env, kv)
@@ -173,6 +174,12 @@ func buildEnv(opts Options) []string {
 	}
 	return env
 }
+
+// GateVariable reports whether an environment variable is gate's own
+// (GATE_*: its bearer token, the OPA server's token, token files, its
+// configuration). Commands never inherit them: a command that could read
+// GATE_TOKEN could approve its own calls through gate's API.
+func GateVariable(name string) bool { return strings.HasPrefix(strings.ToUpper(name), "GATE_") }
 
 // Dir resolves a directory argument: relative to the root, symlinks
 // followed, and it must be a directory inside the root.

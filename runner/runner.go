@@ -53,6 +53,9 @@ type Options struct {
 	// NoPTY makes interactive sessions run on pipes, as when no
 	// pseudo-terminal can be opened.
 	NoPTY bool
+	// Sessions bound interactive sessions: how many run, their size, how
+	// many ended ones are kept and for how long.
+	Sessions SessionLimits
 	// Interactive runs foreground commands in a pseudo-terminal
 	// (tools.shell.enableInteractiveShell) of Rows x Cols; their output is
 	// the text the terminal shows.
@@ -105,7 +108,7 @@ func New(opts Options) (*Runner, error) {
 	if opts.IdleTimeout <= 0 {
 		opts.IdleTimeout = DefaultIdleTimeout
 	}
-	r.sessions = &Sessions{r: r, idleTimeout: opts.IdleTimeout, m: map[string]*Session{}}
+	r.sessions = &Sessions{r: r, idleTimeout: opts.IdleTimeout, limits: opts.Sessions.withDefaults(), m: map[string]*Session{}}
 	return r, nil
 }
 

@@ -23,10 +23,74 @@ const (
 	DefaultRows        = 30
 	DefaultCols        = 80
 	DefaultIdleTimeout = 10 * time.Minute
+	// DefaultMaxSessions is how many sessions may run at once.
+	DefaultMaxSessions = 16
+	// DefaultMaxSessionCells bounds a session's rows x cols: the terminal
+	// emulator keeps two screens of 16-byte cells, 3.2 MB at this size.
+	DefaultMaxSessionCells = 100_000
+	// DefaultMaxEndedSessions is how many ended sessions keep their screen.
+	DefaultMaxEndedSessions = 16
+	// DefaultEndedSessionTTL is how long an ended session keeps its screen.
+	DefaultEndedSessionTTL = 10 * time.Minute
 )
 
 // ErrNoSession is returned for a session id gate does not know.
 var ErrNoSession = errors.New("no such session")
+
+// SessionLimits bound interactive sessions. Zero values mean the defaults.
+type SessionLimits struct {
+	// MaxOpen is how many sessions may run at once.
+	MaxOpen int
+	// MaxCells bounds rows x cols of a session's terminal, when it starts
+	// and when it is resized.
+	MaxCells int
+	// MaxEnded is how many ended sessions keep their screen until deleted;
+	// the oldest are forgotten first.
+	MaxEnded int
+	// EndedTTL is how long an ended session keeps its screen.
+	EndedTTL time.Duration
+}
+
+func (l SessionLimits) withDefaults() SessionLimits {
+	if l.MaxOpen <= 0 {
+		l.MaxOpen = DefaultMaxSessions
+	}
+	if l.MaxCells <= 0 {
+		l.MaxCells = DefaultMaxSessionCells
+	}
+	if l.MaxEnded <= 0 {
+		l.MaxEnded = DefaultMaxEndedSessions
+	}
+	if l.EndedTTL <= 0 {
+		l.EndedTTL = DefaultEndedSessionTTL
+	}
+	return l
+}
+
+// Names of the session limits, as LimitError.Limit and the flags of gate
+// serve and gate mcp spell them.
+const (
+	LimitMaxSessions     = "max-sessions"
+	LimitMaxSessionCells = "max-session-cells"
+)
+
+// LimitError is a session refused because a limit is reached.
+type LimitError struct {
+	// Limit names the limit (LimitMaxSessions, LimitMaxSessionCells).
+	Limit string
+	// Max is its value.
+	Max     int
+	Message string
+}
+
+func (e *LimitError) Error() string { return e.Message }
+
+// Reasons a session is forgotten, as OnRemove reports them.
+const (
+	RemovedDeleted = "deleted" // Remove: killed if it ran, then forgotten
+	RemovedExpired = "expired" // ended longer than EndedTTL ago
+	RemovedEvicted = "evicted" // ended, and more than MaxEnded ended ones are kept
+)
 
 // SessionRequest starts an interactive session.
 type SessionRequest struct {
@@ -61,6 +125,7 @@ type Session struct {
 	reason   string // why gate ended it: killed, idle
 	done     chan struct{}
 	grace    time.Duration
+	maxCells int // bounds rows x cols on resize; 0 for no bound
 }
 
 // Screen is what a person would see in the session's terminal.
@@ -128,10 +193,14 @@ func (s *Session) Send(text string, keyNames ...string) error {
 	return err
 }
 
-// Resize changes the terminal's size.
+// Resize changes the terminal's size. A size over the session's rows x cols
+// limit is a *LimitError.
 func (s *Session) Resize(rows, cols int) error {
 	if rows <= 0 || cols <= 0 || rows > 1000 || cols > 1000 {
 		return fmt.Errorf("size %dx%d out of range", rows, cols)
+	}
+	if err := checkCells(rows, cols, s.maxCells); err != nil {
+		return err
 	}
 	s.term.Resize(cols, rows)
 	if s.resize != nil {
@@ -292,16 +361,84 @@ func lastRuneStart(b []byte) int {
 	return len(b)
 }
 
-// Sessions tracks interactive sessions. It is safe for concurrent use.
+// checkCells refuses a terminal of more than max cells (max 0: no bound).
+func checkCells(rows, cols, max int) error {
+	if max > 0 && rows*cols > max {
+		return &LimitError{Limit: LimitMaxSessionCells, Max: max,
+			Message: fmt.Sprintf("a %dx%d terminal has %d cells; a session may have at most %d (%s)", rows, cols, rows*cols, max, LimitMaxSessionCells)}
+	}
+	return nil
+}
+
+// Sessions tracks interactive sessions, within their limits. It is safe
+// for concurrent use.
 type Sessions struct {
 	r           *Runner
 	idleTimeout time.Duration
+	limits      SessionLimits
 
 	mu       sync.Mutex
 	m        map[string]*Session
+	starting int // sessions being started, counted as open
 	onChange func(open int)
 	onEnd    func(outcome string)
+	onRemove func(reason string)
 	janitor  bool
+}
+
+// Limits returns the session limits in force.
+func (ss *Sessions) Limits() SessionLimits { return ss.limits }
+
+// OnRemove registers f, called with the reason each session is forgotten
+// (RemovedDeleted, RemovedExpired, RemovedEvicted).
+func (ss *Sessions) OnRemove(f func(reason string)) {
+	ss.mu.Lock()
+	ss.onRemove = f
+	ss.mu.Unlock()
+}
+
+// openLocked counts the sessions whose command runs, and those starting.
+func (ss *Sessions) openLocked() int {
+	n := ss.starting
+	for _, s := range ss.m {
+		s.mu.Lock()
+		if s.ended == nil {
+			n++
+		}
+		s.mu.Unlock()
+	}
+	return n
+}
+
+// Check reports whether a session of this size could start now: a
+// *LimitError when it is too large or MaxOpen sessions run. Start checks
+// again.
+func (ss *Sessions) Check(rows, cols int) error {
+	rows, cols = sessionSize(rows, cols)
+	if err := checkCells(rows, cols, ss.limits.MaxCells); err != nil {
+		return err
+	}
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.fullLocked()
+}
+
+func (ss *Sessions) fullLocked() error {
+	if n := ss.openLocked(); n >= ss.limits.MaxOpen {
+		return &LimitError{Limit: LimitMaxSessions, Max: ss.limits.MaxOpen,
+			Message: fmt.Sprintf("%d sessions are open, the most gate runs at once (%s); end one first", n, LimitMaxSessions)}
+	}
+	return nil
+}
+
+func sessionSize(rows, cols int) (int, int) {
+	if rows <= 0 {
+		rows = DefaultRows
+	}
+	if cols <= 0 {
+		cols = DefaultCols
+	}
+	return rows, cols
 }
 
 // SetIdleTimeout sets how long a session may see no input and no output
@@ -374,10 +511,53 @@ func (ss *Sessions) Remove(id string) error {
 	}
 	s.Kill("killed")
 	ss.mu.Lock()
+	_, known := ss.m[id]
 	delete(ss.m, id)
+	f := ss.onRemove
 	ss.mu.Unlock()
+	if known && f != nil {
+		f(RemovedDeleted)
+	}
 	ss.changed()
 	return nil
+}
+
+// forgetEnded forgets ended sessions that ended more than EndedTTL before
+// now, then the oldest ended ones beyond MaxEnded.
+func (ss *Sessions) forgetEnded(now time.Time) {
+	type ended struct {
+		id string
+		at time.Time
+	}
+	ss.mu.Lock()
+	var list []ended
+	for id, s := range ss.m {
+		s.mu.Lock()
+		if s.ended != nil {
+			list = append(list, ended{id, *s.ended})
+		}
+		s.mu.Unlock()
+	}
+	sort.Slice(list, func(i, j int) bool { return list[i].at.After(list[j].at) })
+	var removed []string
+	for i, e := range list {
+		switch {
+		case now.Sub(e.at) > ss.limits.EndedTTL:
+			removed = append(removed, RemovedExpired)
+		case i >= ss.limits.MaxEnded:
+			removed = append(removed, RemovedEvicted)
+		default:
+			continue
+		}
+		delete(ss.m, e.id)
+	}
+	f := ss.onRemove
+	ss.mu.Unlock()
+	if f != nil {
+		for _, why := range removed {
+			f(why)
+		}
+	}
 }
 
 // KillAll ends every session.
@@ -415,19 +595,35 @@ func (ss *Sessions) start(req SessionRequest, register bool, emuRows int) (*Sess
 	if req.Command == "" {
 		return nil, &ArgError{"command", "Command cannot be empty."}
 	}
-	if req.Rows <= 0 {
-		req.Rows = DefaultRows
-	}
-	if req.Cols <= 0 {
-		req.Cols = DefaultCols
-	}
+	req.Rows, req.Cols = sessionSize(req.Rows, req.Cols)
 	if req.Rows > 1000 || req.Cols > 1000 {
 		return nil, &ArgError{"rows", "rows and cols must be at most 1000"}
+	}
+	maxCells := 0
+	if register {
+		maxCells = ss.limits.MaxCells
+		if err := checkCells(req.Rows, req.Cols, maxCells); err != nil {
+			return nil, err
+		}
+		// A place among the open sessions is taken before the command
+		// starts, so that concurrent starts cannot exceed MaxOpen.
+		ss.mu.Lock()
+		if err := ss.fullLocked(); err != nil {
+			ss.mu.Unlock()
+			return nil, err
+		}
+		ss.starting++
+		ss.mu.Unlock()
+		defer func() {
+			ss.mu.Lock()
+			ss.starting--
+			ss.mu.Unlock()
+		}()
 	}
 	var id [8]byte
 	_, _ = rand.Read(id[:])
 	s := &Session{ID: hex.EncodeToString(id[:]), Command: req.Command, Started: time.Now(), active: time.Now(),
-		raw: newCapture(r.opts.MaxOutput, false), done: make(chan struct{}), grace: r.opts.KillGrace}
+		raw: newCapture(r.opts.MaxOutput, false), done: make(chan struct{}), grace: r.opts.KillGrace, maxCells: maxCells}
 	cmd := exec.Command("bash", "-c", req.Command)
 	cmd.Dir = dir
 	cmd.Env = r.ptyEnv()
@@ -509,6 +705,7 @@ func (ss *Sessions) start(req SessionRequest, register bool, emuRows int) (*Sess
 		if onEnd != nil {
 			onEnd(reason)
 		}
+		ss.forgetEnded(time.Now())
 		ss.changed()
 	}()
 	if !register {
@@ -525,25 +722,22 @@ func (ss *Sessions) start(req SessionRequest, register bool, emuRows int) (*Sess
 	return s, nil
 }
 
-// reapIdle ends sessions idle for longer than the idle timeout, while any
-// session runs.
+// reapIdle ends sessions idle for longer than the idle timeout and forgets
+// ended sessions past their time, while any session is kept.
 func (ss *Sessions) reapIdle() {
 	for {
+		ss.forgetEnded(time.Now())
 		ss.mu.Lock()
 		timeout := ss.idleTimeout
 		var idle []*Session
-		running := 0
 		for _, s := range ss.m {
 			s.mu.Lock()
-			if s.ended == nil {
-				running++
-				if time.Since(s.active) > timeout {
-					idle = append(idle, s)
-				}
+			if s.ended == nil && time.Since(s.active) > timeout {
+				idle = append(idle, s)
 			}
 			s.mu.Unlock()
 		}
-		if running == 0 {
+		if len(ss.m) == 0 {
 			ss.janitor = false
 			ss.mu.Unlock()
 			return
@@ -552,6 +746,6 @@ func (ss *Sessions) reapIdle() {
 		for _, s := range idle {
 			s.Kill("idle")
 		}
-		time.Sleep(min(timeout/4, time.Second))
+		time.Sleep(min(timeout/4, ss.limits.EndedTTL/4, time.Second))
 	}
 }

@@ -32,12 +32,21 @@ type Metrics struct {
 	approvals        *prometheus.CounterVec
 	sessionsOpen     prometheus.Gauge
 	sessions         *prometheus.CounterVec
+	sessionsRefused  *prometheus.CounterVec
+	sessionsRemoved  *prometheus.CounterVec
 	reloads          *prometheus.CounterVec
 	decisionLogs     *prometheus.CounterVec
 }
 
 // SessionOutcomes are the outcome label values of gate_sessions_total.
 var SessionOutcomes = []string{"started", "exited", "killed", "idle", "failed"}
+
+// SessionRefusals are the reason label values of gate_sessions_refused_total:
+// sessions off, or a limit reached (the flag that sets it).
+var SessionRefusals = []string{"disabled", "max-sessions", "max-session-cells"}
+
+// SessionRemovals are the reason label values of gate_sessions_removed_total.
+var SessionRemovals = []string{"deleted", "expired", "evicted"}
 
 // ApprovalOutcomes are the outcome label values of gate_approvals_total.
 var ApprovalOutcomes = []string{"approved", "denied", "timeout", "cancelled"}
@@ -84,6 +93,14 @@ func New() *Metrics {
 			Name: "gate_sessions_total",
 			Help: "Interactive sessions started, and ended by outcome (exited, killed, idle, failed).",
 		}, []string{"outcome"}),
+		sessionsRefused: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "gate_sessions_refused_total",
+			Help: "Sessions refused before the policy was asked, by reason (disabled, max-sessions, max-session-cells; resizes over max-session-cells too).",
+		}, []string{"reason"}),
+		sessionsRemoved: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "gate_sessions_removed_total",
+			Help: "Sessions forgotten, with their screens, by reason (deleted; expired or evicted once ended).",
+		}, []string{"reason"}),
 		reloads: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "gate_policy_reloads_total",
 			Help: "Policy and settings reloads by result (ok: swapped in; error: refused, the last good policy kept).",
@@ -101,7 +118,14 @@ func New() *Metrics {
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		m.decisions, m.decisionDuration, m.toolCalls, m.toolDuration, m.inflight, m.background, m.policyInfo, m.approvals, m.sessionsOpen, m.sessions, m.reloads, m.decisionLogs,
+		m.sessionsRefused, m.sessionsRemoved,
 	)
+	for _, r := range SessionRefusals {
+		m.sessionsRefused.WithLabelValues(r)
+	}
+	for _, r := range SessionRemovals {
+		m.sessionsRemoved.WithLabelValues(r)
+	}
 	return m
 }
 
@@ -170,6 +194,28 @@ func (m *Metrics) Session(outcome string) {
 		}
 	}
 	m.sessions.WithLabelValues("failed").Inc()
+}
+
+// SessionRefused counts a session (or a resize) refused before the policy
+// was asked; unknown reasons count as "disabled".
+func (m *Metrics) SessionRefused(reason string) {
+	m.sessionsRefused.WithLabelValues(bounded(reason, SessionRefusals)).Inc()
+}
+
+// SessionRemoved counts a session forgotten; unknown reasons count as
+// "deleted".
+func (m *Metrics) SessionRemoved(reason string) {
+	m.sessionsRemoved.WithLabelValues(bounded(reason, SessionRemovals)).Inc()
+}
+
+// bounded returns v when it is one of values, values[0] otherwise.
+func bounded(v string, values []string) string {
+	for _, x := range values {
+		if x == v {
+			return v
+		}
+	}
+	return values[0]
 }
 
 // Reload counts a policy reload: ok, or error (the old policy kept).

@@ -53,6 +53,7 @@ func NewGateway(e *engine.Engine, r *runner.Runner, m *metrics.Metrics, log *slo
 	}
 	r.Background().OnChange(m.SetBackground)
 	r.Sessions().OnChange(m.SetSessionsOpen, m.Session)
+	r.Sessions().OnRemove(m.SessionRemoved)
 	return g
 }
 
@@ -139,20 +140,13 @@ func (g *Gateway) Call(ctx context.Context, call engine.Call) (*CallResult, erro
 		}
 	}
 	start := time.Now()
-	e, in, d, err := g.decide(ctx, call)
+	e, in, out, err := g.authorize(ctx, call)
 	if err != nil {
 		g.metrics.ToolCall(call.Tool, "error", 0)
 		return nil, err
 	}
-	out := &CallResult{Decision: d}
-	if d.Decision == engine.Ask {
-		if v, ok := g.approve(ctx, call, d); ok {
-			out.Approval = &v
-		}
-	}
-	if d.Decision != engine.Allow && (out.Approval == nil || !out.Approval.Approved()) {
+	if !out.Authorized() {
 		g.metrics.ToolCall(call.Tool, "denied", 0)
-		g.log.Info("call refused", "tool", call.Tool, "decision", d.Decision, "reason", d.Reasons[0].Code)
 		return out, nil
 	}
 	if call.Tool != engine.ToolShell {
@@ -190,6 +184,32 @@ func (g *Gateway) Call(ctx context.Context, call engine.Call) (*CallResult, erro
 	out.Result = res
 	out.Text = res.Text()
 	return out, nil
+}
+
+// Authorized reports whether the call may run: the policy allowed it, or
+// it asked and a human approved.
+func (r *CallResult) Authorized() bool {
+	return r.Decision.Decision == engine.Allow || (r.Approval != nil && r.Approval.Approved())
+}
+
+// authorize decides a call and, when the policy asks, waits for a human's
+// answer: the one path every command takes before it runs, whether as a
+// tool call or as an interactive session. A refusal is logged.
+func (g *Gateway) authorize(ctx context.Context, call engine.Call) (*engine.Engine, *engine.Input, *CallResult, error) {
+	e, in, d, err := g.decide(ctx, call)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	out := &CallResult{Decision: d}
+	if d.Decision == engine.Ask {
+		if v, ok := g.approve(ctx, call, d); ok {
+			out.Approval = &v
+		}
+	}
+	if !out.Authorized() {
+		g.log.Info("call refused", "tool", call.Tool, "decision", d.Decision, "reason", d.Reasons[0].Code)
+	}
+	return e, in, out, nil
 }
 
 // approve asks for a human's answer: through the client (MCP elicitation)

@@ -2,16 +2,19 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/gate-dev/gate/engine"
 	"github.com/gate-dev/gate/runner"
 )
 
-// Arguments of the interactive session tools, offered over MCP when
-// tools.shell.enableInteractiveShell is on.
+// Arguments of the interactive session tools, offered over MCP only when
+// tools.shell.enableInteractiveShell is on (and session_start refuses with
+// sessions_disabled otherwise, should it be called).
 type (
 	// SessionStartArgs start a command in a pseudo-terminal.
 	SessionStartArgs struct {
@@ -31,6 +34,16 @@ type (
 		ID string `json:"id" jsonschema:"The session id session_start returned."`
 	}
 )
+
+// errorText renders an error for the model, with its code when it has one
+// (limit_reached, sessions_disabled, ...).
+func errorText(err error) string {
+	var e *engine.Error
+	if errors.As(err, &e) && e.Code != "" {
+		return string(e.Code) + ": " + e.Error()
+	}
+	return err.Error()
+}
 
 // screenText renders a session's screen for the model.
 func screenText(sc runner.Screen) string {
@@ -53,7 +66,7 @@ func addSessionTools(s *mcp.Server, g *Gateway) {
 			ctx = withAsker(ctx, elicitAsker(req))
 			out, err := g.StartSession(context.WithoutCancel(ctx), runner.SessionRequest{Command: in.Command, Directory: in.Directory, Rows: in.Rows, Cols: in.Cols})
 			if err != nil {
-				return toolError("gate: " + err.Error()), nil, nil
+				return toolError("gate: " + errorText(err)), nil, nil
 			}
 			if out.Session == nil {
 				return mcpResult(&CallResult{Decision: out.Decision, Approval: out.Approval}), nil, nil

@@ -27,35 +27,67 @@ type SessionInfo struct {
 	Notice string `json:"notice,omitempty"`
 }
 
-// StartSession decides a command as a run_shell_command call and, when
-// allowed (or approved), starts it in a pseudo-terminal.
+// sessionsOff is the error for sessions asked for while interactive
+// shells are off.
+var sessionsOff = &engine.Error{Code: engine.CodeSessionsDisabled,
+	Message: "interactive sessions are off: set tools.shell.enableInteractiveShell to true in the settings to turn them on"}
+
+// sessionsEnabled reports whether interactive sessions are served
+// (tools.shell.enableInteractiveShell).
+func (g *Gateway) sessionsEnabled() bool { return g.runner.Interactive() }
+
+// sessionError turns a runner error about sessions into an engine error:
+// a limit reached is CodeLimitReached (and counted), a bad argument
+// CodeInvalidCall.
+func (g *Gateway) sessionError(err error, doing string) *engine.Error {
+	var le *runner.LimitError
+	if errors.As(err, &le) {
+		g.metrics.SessionRefused(le.Limit)
+		return &engine.Error{Code: engine.CodeLimitReached, Message: le.Message}
+	}
+	var ae *runner.ArgError
+	if errors.As(err, &ae) {
+		return &engine.Error{Code: engine.CodeInvalidCall, Message: err.Error()}
+	}
+	return &engine.Error{Code: engine.CodeInternal, Message: doing, Err: err}
+}
+
+// StartSession decides a command exactly as a run_shell_command call
+// (the same input, approvals, metrics and decision log) and, when allowed
+// (or approved), starts it in a pseudo-terminal. Sessions are served only
+// with tools.shell.enableInteractiveShell on (CodeSessionsDisabled), and
+// within the runner's session limits (CodeLimitReached, checked before
+// the policy is asked and again when the session starts).
 func (g *Gateway) StartSession(ctx context.Context, req runner.SessionRequest) (*SessionStart, error) {
+	if !g.sessionsEnabled() {
+		g.metrics.SessionRefused("disabled")
+		return nil, sessionsOff
+	}
 	call := engine.Call{Tool: engine.ToolShell, Args: map[string]any{"command": req.Command, "is_background": false}}
 	if req.Directory != "" {
 		call.Args["directory"] = req.Directory
 	}
-	_, _, d, err := g.decide(ctx, call)
+	if _, err := runner.ParseArgs(call.Args); err != nil {
+		return nil, &engine.Error{Code: engine.CodeInvalidCall, Message: err.Error()}
+	}
+	if err := g.runner.Sessions().Check(req.Rows, req.Cols); err != nil {
+		return nil, g.sessionError(err, "starting the session")
+	}
+	_, _, res, err := g.authorize(ctx, call)
 	if err != nil {
 		return nil, err
 	}
-	out := &SessionStart{Decision: d}
-	if d.Decision == engine.Ask {
-		if v, ok := g.approve(ctx, call, d); ok {
-			out.Approval = &v
-		}
-	}
-	if d.Decision != engine.Allow && (out.Approval == nil || !out.Approval.Approved()) {
-		g.log.Info("session refused", "decision", d.Decision, "reason", d.Reasons[0].Code)
+	out := &SessionStart{Decision: res.Decision, Approval: res.Approval}
+	if !res.Authorized() {
 		return out, nil
 	}
 	s, err := g.runner.Sessions().Start(req)
 	if err != nil {
-		var ae *runner.ArgError
-		if errors.As(err, &ae) {
-			return nil, &engine.Error{Code: engine.CodeInvalidCall, Message: err.Error()}
+		e := g.sessionError(err, "starting the session")
+		if e.Code == engine.CodeInternal {
+			g.metrics.Session("failed")
 		}
-		g.metrics.Session("failed")
-		return nil, &engine.Error{Code: engine.CodeInternal, Message: "starting the session", Err: err}
+		return nil, e
 	}
 	g.metrics.Session("started")
 	g.log.Info("session started", "id", s.ID, "pid", s.PID, "pty", s.PTY)
@@ -63,7 +95,21 @@ func (g *Gateway) StartSession(ctx context.Context, req runner.SessionRequest) (
 	return out, nil
 }
 
+// enabled answers sessions_disabled, and reports false, when interactive
+// sessions are off.
+func (h *handler) enabled(w http.ResponseWriter) bool {
+	if !h.g.sessionsEnabled() {
+		h.g.metrics.SessionRefused("disabled")
+		writeError(w, sessionsOff)
+		return false
+	}
+	return true
+}
+
 func (h *handler) session(w http.ResponseWriter, r *http.Request) *runner.Session {
+	if !h.enabled(w) {
+		return nil
+	}
 	s, err := h.g.runner.Sessions().Get(r.PathValue("id"))
 	if err != nil {
 		writeError(w, &engine.Error{Code: engine.CodeNotFound, Message: "no session " + r.PathValue("id")})
@@ -81,6 +127,9 @@ func (h *handler) readJSON(w http.ResponseWriter, r *http.Request, v any) bool {
 }
 
 func (h *handler) startSession(w http.ResponseWriter, r *http.Request) {
+	if !h.enabled(w) {
+		return
+	}
 	var body struct {
 		Command   string `json:"command"`
 		Directory string `json:"directory"`
@@ -108,6 +157,9 @@ func (h *handler) startSession(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *handler) listSessions(w http.ResponseWriter, _ *http.Request) {
+	if !h.enabled(w) {
+		return
+	}
 	writeJSON(w, http.StatusOK, map[string]any{"sessions": h.g.runner.Sessions().List()})
 }
 
@@ -147,7 +199,11 @@ func (h *handler) resizeSession(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := s.Resize(body.Rows, body.Cols); err != nil {
-		writeError(w, &engine.Error{Code: engine.CodeInvalidCall, Message: err.Error()})
+		if e := h.g.sessionError(err, "resizing the session"); e.Code != engine.CodeInternal {
+			writeError(w, e)
+		} else {
+			writeError(w, &engine.Error{Code: engine.CodeInvalidCall, Message: err.Error()})
+		}
 		return
 	}
 	writeJSON(w, http.StatusOK, s.Screen(false))

@@ -1,59 +1,119 @@
 package server
 
 import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
+
+	"github.com/gate-dev/gate/engine"
+	"github.com/gate-dev/gate/metrics"
+	"github.com/gate-dev/gate/runner"
 )
 
-func TestSessionsOverHTTP(t *testing.T) {
-	g := newGateway(t, yolo("run_shell_command(rm)"))
-	srv := newServer(t, g, HandlerOptions{})
-	c := srv.Client()
+// jsonCT is the header every request of these tests sends.
+var jsonCT = []string{"Content-Type", "application/json"}
 
-	r := post(t, c, srv.URL+"/v1/sessions", `{"command":"read -p \"Name? \" n; echo \"hi $n\"","rows":10,"cols":40}`)
+// sessionServer is a gateway with the given settings and runner options
+// (interactive shells on unless off is set), served on 127.0.0.1.
+type sessionServer struct {
+	g    *Gateway
+	root string
+	url  string
+	c    *http.Client
+}
+
+func newSessionServer(t *testing.T, s engine.Settings, ro runner.Options) *sessionServer {
+	t.Helper()
+	root := t.TempDir()
+	e, err := engine.New(context.Background(), engine.Options{Settings: s, Root: root, Home: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ro.Root, ro.KillGrace = root, 300*time.Millisecond
+	r, err := runner.New(ro)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Shutdown(context.Background()) })
+	g := NewGateway(e, r, metrics.New(), nil)
+	srv := httptest.NewServer(NewHandler(g, HandlerOptions{}))
+	t.Cleanup(srv.Close)
+	return &sessionServer{g: g, root: root, url: srv.URL, c: srv.Client()}
+}
+
+func (s *sessionServer) post(t *testing.T, path, body string) response {
+	t.Helper()
+	return post(t, s.c, s.url+path, body, jsonCT...)
+}
+
+func (s *sessionServer) get(t *testing.T, path string) response {
+	t.Helper()
+	return get(t, s.c, s.url+path, jsonCT...)
+}
+
+// waitText polls a session's screen until it holds want.
+func (s *sessionServer) waitText(t *testing.T, id, want string) response {
+	t.Helper()
+	var r response
+	for i := 0; i < 500; i++ {
+		if r = s.get(t, "/v1/sessions/"+id); strings.Contains(r.body["text"].(string), want) {
+			return r
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("the screen never showed %q: %v", want, r.body)
+	return r
+}
+
+func interactive() runner.Options { return runner.Options{Interactive: true} }
+
+func TestSessionsOverHTTP(t *testing.T) {
+	s := newSessionServer(t, yolo("run_shell_command(rm)"), interactive())
+
+	r := s.post(t, "/v1/sessions", `{"command":"read -p \"Name? \" n; echo \"hi $n\"","rows":10,"cols":40}`)
 	if r.status != 201 || at(r.body, "session", "pty") != true {
 		t.Fatalf("start: %d %v", r.status, r.body)
 	}
 	id := at(r.body, "session", "id").(string)
-	var screen response
-	for i := 0; i < 300; i++ {
-		if screen = get(t, c, srv.URL+"/v1/sessions/"+id); strings.Contains(screen.body["text"].(string), "Name?") {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	screen := s.waitText(t, id, "Name?")
 	if screen.body["rows"] != 10.0 || screen.body["running"] != true {
 		t.Fatalf("screen: %v", screen.body)
 	}
-	if r := post(t, c, srv.URL+"/v1/sessions/"+id+"/input", `{"text":"gate","keys":["Enter"]}`); r.status != 200 {
+	if r := s.post(t, "/v1/sessions/"+id+"/input", `{"text":"gate","keys":["Enter"]}`); r.status != 200 {
 		t.Fatalf("input: %d %v", r.status, r.body)
 	}
-	r = post(t, c, srv.URL+"/v1/sessions/"+id+"/wait", `{"timeout_ms":5000}`)
+	r = s.post(t, "/v1/sessions/"+id+"/wait", `{"timeout_ms":5000}`)
 	if r.body["running"] != false || r.body["exit_code"] != 0.0 || !strings.Contains(r.body["text"].(string), "hi gate") {
 		t.Fatalf("wait: %v", r.body)
 	}
-	if r := post(t, c, srv.URL+"/v1/sessions/"+id+"/input", `{"keys":["Hyper-Q"]}`); r.status != 400 {
+	if r := s.post(t, "/v1/sessions/"+id+"/input", `{"keys":["Hyper-Q"]}`); r.status != 400 {
 		t.Fatalf("input after the end: %d", r.status)
 	}
 
 	// The policy gates sessions like any command.
-	if r := post(t, c, srv.URL+"/v1/sessions", `{"command":"vim x; rm -rf y"}`); r.status != 403 || at(r.body, "decision", "decision") != "deny" {
+	if r := s.post(t, "/v1/sessions", `{"command":"vim x; rm -rf y"}`); r.status != 403 || at(r.body, "decision", "decision") != "deny" {
 		t.Fatalf("denied session: %d %v", r.status, r.body)
 	}
-	if r := post(t, c, srv.URL+"/v1/sessions", `{"command":"ls","directory":"../.."}`); r.status != 400 {
+	if r := s.post(t, "/v1/sessions", `{"command":"ls","directory":"../.."}`); r.status != 400 {
 		t.Fatalf("directory escape: %d %v", r.status, r.body)
 	}
 
 	// Killing ends a running session.
-	r = post(t, c, srv.URL+"/v1/sessions", `{"command":"sleep 100"}`)
+	r = s.post(t, "/v1/sessions", `{"command":"sleep 100"}`)
 	id2 := at(r.body, "session", "id").(string)
-	if r := do(t, c, mustRequest(t, "DELETE", srv.URL+"/v1/sessions/"+id2)); r.status != 200 || r.body["running"] != false || r.body["ended"] != "killed" {
+	if r := do(t, s.c, mustRequest(t, "DELETE", s.url+"/v1/sessions/"+id2)); r.status != 200 || r.body["running"] != false || r.body["ended"] != "killed" {
 		t.Fatalf("kill: %d %v", r.status, r.body)
 	}
-	if r := get(t, c, srv.URL+"/v1/sessions/"+id2); r.status != 404 {
+	if r := s.get(t, "/v1/sessions/"+id2); r.status != 404 {
 		t.Fatalf("killed session still listed: %d", r.status)
 	}
 	want := `
@@ -65,8 +125,171 @@ gate_sessions_open 0
 gate_sessions_total{outcome="exited"} 1
 gate_sessions_total{outcome="killed"} 1
 gate_sessions_total{outcome="started"} 2
+# HELP gate_sessions_removed_total Sessions forgotten, with their screens, by reason (deleted; expired or evicted once ended).
+# TYPE gate_sessions_removed_total counter
+gate_sessions_removed_total{reason="deleted"} 1
+gate_sessions_removed_total{reason="evicted"} 0
+gate_sessions_removed_total{reason="expired"} 0
 `
-	if err := testutil.GatherAndCompare(g.Metrics().Registry, strings.NewReader(want), "gate_sessions_open", "gate_sessions_total"); err != nil {
+	if err := testutil.GatherAndCompare(s.g.Metrics().Registry, strings.NewReader(want), "gate_sessions_open", "gate_sessions_total", "gate_sessions_removed_total"); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// Without tools.shell.enableInteractiveShell no session endpoint serves,
+// and nothing runs.
+func TestSessionsDisabled(t *testing.T) {
+	s := newSessionServer(t, yolo(), runner.Options{})
+	for _, req := range []struct{ method, path, body string }{
+		{"POST", "/v1/sessions", `{"command":"touch made"}`},
+		{"GET", "/v1/sessions", ""},
+		{"GET", "/v1/sessions/x", ""},
+		{"POST", "/v1/sessions/x/input", `{"text":"touch made\n"}`},
+		{"POST", "/v1/sessions/x/resize", `{"rows":10,"cols":10}`},
+		{"POST", "/v1/sessions/x/wait", `{}`},
+		{"DELETE", "/v1/sessions/x", ""},
+	} {
+		hr, _ := http.NewRequest(req.method, s.url+req.path, strings.NewReader(req.body))
+		hr.Header.Set(jsonCT[0], jsonCT[1])
+		r := do(t, s.c, hr)
+		msg, _ := at(r.body, "error", "message").(string)
+		if r.status != 403 || errorCode(r) != string(engine.CodeSessionsDisabled) || !strings.Contains(msg, "tools.shell.enableInteractiveShell") {
+			t.Errorf("%s %s: %d %v", req.method, req.path, r.status, r.body)
+		}
+	}
+	time.Sleep(100 * time.Millisecond)
+	if _, err := os.Stat(filepath.Join(s.root, "made")); err == nil {
+		t.Fatal("a session ran with interactive shells off")
+	}
+	refused(t, s.g, map[string]int{"disabled": 7})
+}
+
+// refused compares gate_sessions_refused_total with want (other reasons 0).
+func refused(t *testing.T, g *Gateway, want map[string]int) {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("# HELP gate_sessions_refused_total Sessions refused before the policy was asked, by reason (disabled, max-sessions, max-session-cells; resizes over max-session-cells too).\n# TYPE gate_sessions_refused_total counter\n")
+	for _, r := range metrics.SessionRefusals {
+		b.WriteString(`gate_sessions_refused_total{reason="` + r + `"} ` + strconv.Itoa(want[r]) + "\n")
+	}
+	if err := testutil.GatherAndCompare(g.Metrics().Registry, strings.NewReader(b.String()), "gate_sessions_refused_total"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// shells are commands that start an interactive shell or REPL.
+var shells = []string{"bash", "env bash", "sh -i", "python3", "exec bash", "bash -", "bash -s", "zsh", "env X=1 bash --norc"}
+
+// startOrSkip starts a session; when it started (which must not happen in
+// the attack tests), it types command into it, so that the harm, if any,
+// is done before the test looks.
+func (s *sessionServer) tryAttack(t *testing.T, shell, typed string) response {
+	t.Helper()
+	r := s.post(t, "/v1/sessions", `{"command":`+strconv.Quote(shell)+`}`)
+	if id, ok := at(r.body, "session", "id").(string); ok {
+		s.post(t, "/v1/sessions/"+id+"/input", `{"text":`+strconv.Quote(typed)+`,"keys":["Enter"]}`)
+		s.post(t, "/v1/sessions/"+id+"/input", `{"text":"exit","keys":["Enter"]}`)
+		s.post(t, "/v1/sessions/"+id+"/wait", `{"timeout_ms":3000}`)
+	}
+	return r
+}
+
+// TestSessionShellAttack: under a restriction, a session running a shell
+// or REPL is refused, so the commands typed into it (rm, which the settings
+// exclude) cannot run: the victim file survives. Without any restriction,
+// in yolo mode, the same session starts and runs what is typed (the
+// positive control, which shows the harm check can see harm).
+func TestSessionShellAttack(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("bash is not installed: the attack needs a real shell")
+	}
+	for _, tc := range []struct {
+		name     string
+		settings engine.Settings
+		code     string
+	}{
+		{"exclude rm, yolo", yolo("run_shell_command(rm)"), "command_unprovable"},
+		{"core ls, default mode", engine.Settings{Core: []string{"run_shell_command(ls)"}, ApprovalMode: engine.ApprovalDefault}, "command_not_allowed"},
+		{"default mode", engine.Settings{ApprovalMode: engine.ApprovalDefault}, "command_unprovable"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSessionServer(t, tc.settings, interactive())
+			s.g.SetApprovals(NewApprovals(time.Minute, nil))
+			victim := filepath.Join(s.root, "victim.txt")
+			if err := os.WriteFile(victim, []byte("keep me"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for _, sh := range shells {
+				r := s.tryAttack(t, sh, "rm victim.txt")
+				codes := map[string]bool{}
+				for _, reason := range at(r.body, "decision", "reasons").([]any) {
+					codes[reason.(map[string]any)["code"].(string)] = true
+				}
+				if r.status != 403 || at(r.body, "decision", "decision") != "deny" || !codes[tc.code] || !codes["command_unprovable"] {
+					t.Errorf("%s: %d %v", sh, r.status, r.body)
+				}
+				if _, err := os.Stat(victim); err != nil {
+					t.Fatalf("%s: victim.txt was deleted through a session", sh)
+				}
+			}
+			if r := s.get(t, "/v1/sessions"); len(r.body["sessions"].([]any)) != 0 {
+				t.Fatalf("sessions started: %v", r.body)
+			}
+			// Refused outright, not asked: no human is asked about a
+			// shell whose commands nobody can see.
+			if r := s.get(t, "/v1/approvals"); len(r.body["approvals"].([]any)) != 0 {
+				t.Fatalf("pending approvals: %v", r.body)
+			}
+			// Decided as run_shell_command calls, and counted so.
+			n := counter(t, s.g, "gate_decisions_total", map[string]string{"tool": engine.ToolShell, "decision": engine.Deny, "reason": tc.code})
+			if int(n) != len(shells) {
+				t.Fatalf("gate_decisions_total{reason=%q} = %v, want %d", tc.code, n, len(shells))
+			}
+		})
+	}
+	t.Run("positive control: no restriction, yolo", func(t *testing.T) {
+		s := newSessionServer(t, yolo(), interactive())
+		victim := filepath.Join(s.root, "victim.txt")
+		os.WriteFile(victim, []byte("x"), 0o644)
+		r := s.post(t, "/v1/sessions", `{"command":"bash"}`)
+		if r.status != 201 {
+			t.Fatalf("start: %d %v", r.status, r.body)
+		}
+		id := at(r.body, "session", "id").(string)
+		s.post(t, "/v1/sessions/"+id+"/input", `{"text":"echo h''i","keys":["Enter"]}`)
+		s.waitText(t, id, "hi")
+		if r := s.tryAttack(t, "bash", "rm victim.txt"); r.status != 201 {
+			t.Fatalf("start: %d %v", r.status, r.body)
+		}
+		if _, err := os.Stat(victim); !os.IsNotExist(err) {
+			t.Fatalf("the control attack did not delete victim.txt (%v): the harm check cannot see harm", err)
+		}
+	})
+}
+
+// counter returns the value of the counter name with exactly these labels.
+func counter(t *testing.T, g *Gateway, name string, labels map[string]string) float64 {
+	t.Helper()
+	mfs, err := g.Metrics().Registry.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range mfs {
+		if mf.GetName() != name {
+			continue
+		}
+	next:
+		for _, m := range mf.GetMetric() {
+			if len(m.GetLabel()) != len(labels) {
+				continue
+			}
+			for _, l := range m.GetLabel() {
+				if labels[l.GetName()] != l.GetValue() {
+					continue next
+				}
+			}
+			return m.GetCounter().GetValue()
+		}
+	}
+	return 0
 }

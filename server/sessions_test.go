@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/gate-dev/gate/engine"
@@ -292,4 +293,161 @@ func counter(t *testing.T, g *Gateway, name string, labels map[string]string) fl
 		}
 	}
 	return 0
+}
+
+func TestSessionLimitsOverHTTP(t *testing.T) {
+	s := newSessionServer(t, yolo(), runner.Options{Interactive: true, Sessions: runner.SessionLimits{MaxOpen: 1, MaxCells: 2400}})
+	r := s.post(t, "/v1/sessions", `{"command":"sleep 100","rows":30,"cols":80}`)
+	if r.status != 201 {
+		t.Fatalf("start: %d %v", r.status, r.body)
+	}
+	id := at(r.body, "session", "id").(string)
+	for _, tc := range []struct {
+		name, path, body, limit string
+	}{
+		{"second session", "/v1/sessions", `{"command":"touch made"}`, "max-sessions"},
+		{"too large", "/v1/sessions", `{"command":"touch made","rows":50,"cols":80}`, "max-session-cells"},
+		{"resize too large", "/v1/sessions/" + id + "/resize", `{"rows":60,"cols":80}`, "max-session-cells"},
+	} {
+		r := s.post(t, tc.path, tc.body)
+		msg, _ := at(r.body, "error", "message").(string)
+		if r.status != 429 || errorCode(r) != string(engine.CodeLimitReached) || !strings.Contains(msg, tc.limit) {
+			t.Errorf("%s: %d %v", tc.name, r.status, r.body)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(s.root, "made")); err == nil {
+		t.Fatal("a refused session ran")
+	}
+	if r := s.post(t, "/v1/sessions/"+id+"/resize", `{"rows":20,"cols":100}`); r.status != 200 || r.body["cols"] != 100.0 {
+		t.Fatalf("resize: %d %v", r.status, r.body)
+	}
+	refused(t, s.g, map[string]int{"max-sessions": 1, "max-session-cells": 2})
+	// Refused before the policy was asked: only the first start was decided.
+	if n := counter(t, s.g, "gate_decisions_total", map[string]string{"tool": engine.ToolShell, "decision": engine.Allow, "reason": "allowed"}); n != 1 {
+		t.Fatalf("decisions %v", n)
+	}
+	do(t, s.c, mustRequest(t, "DELETE", s.url+"/v1/sessions/"+id))
+	if r := s.post(t, "/v1/sessions", `{"command":"true"}`); r.status != 201 {
+		t.Fatalf("a place is free again: %d %v", r.status, r.body)
+	}
+}
+
+// TestCommandsDoNotSeeGateSecrets: with gate's token and the OPA token in
+// gate's environment, a command that prints its environment (allowed in
+// yolo mode) shows neither; under tools.core=[ls] in default mode, env and
+// printenv need someone's approval like any program.
+func TestCommandsDoNotSeeGateSecrets(t *testing.T) {
+	t.Setenv("GATE_TOKEN", "secret-gate-token")
+	t.Setenv("GATE_OPA_TOKEN", "secret-opa-token")
+	t.Setenv("GATE_TOKEN_FILE", "/secret/token/file")
+	s := newSessionServer(t, yolo(), interactive())
+	for _, cmd := range []string{"env", "env X=1", "printenv", "cat /proc/self/environ | tr '\\0' '\\n'", "(env) & wait"} {
+		r := s.post(t, "/v1/call", shell(cmd))
+		out, _ := at(r.body, "result", "stdout").(string)
+		if r.status != 200 || !strings.Contains(out, "GATE=1") {
+			t.Fatalf("%s: %d %v", cmd, r.status, r.body)
+		}
+		for _, secret := range []string{"secret-gate-token", "secret-opa-token", "/secret/token/file", "GATE_TOKEN", "GATE_OPA_TOKEN"} {
+			if strings.Contains(out, secret) {
+				t.Errorf("%s printed %s:\n%s", cmd, secret, out)
+			}
+		}
+	}
+	r := s.post(t, "/v1/sessions", `{"command":"env | grep -i -e gate -e secret; echo END-OF-ENV; sleep 100"}`)
+	id := at(r.body, "session", "id").(string)
+	if sc := s.waitText(t, id, "END-OF-ENV"); !strings.Contains(sc.body["text"].(string), "GATE=1") || strings.Contains(sc.body["text"].(string), "secret") {
+		t.Errorf("a session printed a secret:\n%s", sc.body["text"])
+	}
+
+	core := newSessionServer(t, engine.Settings{Core: []string{"run_shell_command(ls)"}, ApprovalMode: engine.ApprovalDefault}, runner.Options{})
+	for _, cmd := range []string{"env X=1", "env", "printenv", "printenv GATE_TOKEN", "env -i X=1", "nice"} {
+		r := core.post(t, "/v1/call", shell(cmd))
+		if r.status != 403 || at(r.body, "result") != nil || at(r.body, "decision", "decision") == "allow" {
+			t.Errorf("%s ran under tools.core=[ls]: %d %v", cmd, r.status, r.body)
+		}
+	}
+	defaultMode := newSessionServer(t, engine.Settings{ApprovalMode: engine.ApprovalDefault}, runner.Options{})
+	for _, cmd := range []string{"env X=1", "env", "printenv"} {
+		r := defaultMode.post(t, "/v1/call", shell(cmd))
+		if r.status != 403 || at(r.body, "decision", "decision") != "ask" {
+			t.Errorf("%s ran without approval in default mode: %d %v", cmd, r.status, r.body)
+		}
+	}
+}
+
+// Over MCP the session tools exist only with interactive shells on, and
+// session_start refuses a shell under a restriction like the HTTP API.
+func TestMCPSessionTools(t *testing.T) {
+	connect := func(t *testing.T, ro runner.Options) (*mcp.ClientSession, string) {
+		root := t.TempDir()
+		e, err := engine.New(context.Background(), engine.Options{Root: root, Home: t.TempDir(), Settings: yolo("run_shell_command(rm)")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ro.Root = root
+		r, err := runner.New(ro)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { r.Shutdown(context.Background()) })
+		ct, st := mcp.NewInMemoryTransports()
+		ctx := context.Background()
+		ss, err := NewMCPServer(NewGateway(e, r, nil, nil), "test").Connect(ctx, st, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { ss.Close() })
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cs.Close() })
+		return cs, root
+	}
+	tools := func(t *testing.T, cs *mcp.ClientSession) map[string]bool {
+		res, err := cs.ListTools(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]bool{}
+		for _, tool := range res.Tools {
+			out[tool.Name] = true
+		}
+		return out
+	}
+	t.Run("off", func(t *testing.T) {
+		cs, _ := connect(t, runner.Options{})
+		got := tools(t, cs)
+		for _, name := range []string{"session_start", "session_send", "session_screen", "session_kill"} {
+			if got[name] {
+				t.Errorf("%s offered with interactive shells off", name)
+			}
+		}
+		if !got["run_shell_command"] {
+			t.Fatalf("tools %v", got)
+		}
+	})
+	t.Run("on", func(t *testing.T) {
+		cs, root := connect(t, runner.Options{Interactive: true})
+		victim := filepath.Join(root, "victim.txt")
+		os.WriteFile(victim, []byte("x"), 0o644)
+		for _, sh := range shells {
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "session_start", Arguments: map[string]any{"command": sh}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := textOf(res)
+			if !res.IsError || !strings.Contains(out, "command_unprovable") {
+				t.Errorf("%s: %q", sh, out)
+			}
+			if !strings.HasPrefix(out, "Session ") {
+				continue
+			}
+			id := strings.Fields(strings.TrimPrefix(out, "Session "))[0]
+			cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "session_send", Arguments: map[string]any{"id": id, "text": "rm victim.txt", "keys": []any{"Enter"}}})
+		}
+		if _, err := os.Stat(victim); err != nil {
+			t.Fatal("victim.txt was deleted through an MCP session")
+		}
+	})
 }

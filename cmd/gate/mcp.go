@@ -70,6 +70,7 @@ func (a *app) mcpCommand() *cobra.Command {
 	ro.registerApprovals(cmd)
 	ro.registerWatch(cmd)
 	ro.registerDecisionLog(cmd)
+	ro.registerSessions(cmd)
 	cmd.Flags().StringVar(&approvalAddr, "approvals-listen", "", "serve the approvals API (and the rest of the HTTP API) on this loopback `address`")
 	return cmd
 }

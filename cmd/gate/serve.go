@@ -49,6 +49,8 @@ type runOptions struct {
 	watch           bool
 	decisionLog     string
 	opaConfig       string
+	sessions        runner.SessionLimits
+	sessionFlags    bool // the session flags are registered
 }
 
 func (o *runOptions) register(cmd *cobra.Command) {
@@ -78,6 +80,9 @@ func (a *app) newGateway(ctx context.Context, ro runOptions, log *slog.Logger) (
 	}
 	if ro.timeout <= 0 || ro.timeout > runner.MaxTimeout {
 		return nil, usagef("--timeout must be between 1ms and %s", runner.MaxTimeout)
+	}
+	if err := ro.checkSessions(); err != nil {
+		return nil, err
 	}
 	// "Always allow" answers persisted in the root join tools.allowed. A
 	// reload replaces the base options; rules are added on every build.
@@ -129,6 +134,7 @@ func (a *app) newGateway(ctx context.Context, ro runOptions, log *slog.Logger) (
 		DefaultTimeout: ro.timeout,
 		KillGrace:      ro.killGrace,
 		Interactive:    cfg.shell.Interactive,
+		Sessions:       ro.sessions,
 	})
 	if err != nil {
 		return nil, &engine.Error{Code: engine.CodeBadSettings, Message: "runner", Err: err}
@@ -242,6 +248,7 @@ func (a *app) serveCommand() *cobra.Command {
 	ro.registerApprovals(cmd)
 	ro.registerWatch(cmd)
 	ro.registerDecisionLog(cmd)
+	ro.registerSessions(cmd)
 	return cmd
 }
 

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -149,6 +150,12 @@ try:
         os.rename(a, b)
     elif op == "link":
         os.link(a, b)
+    elif op == "connect-unix":
+        import socket
+        socket.socket(socket.AF_UNIX).connect(a)
+    elif op == "connect-tcp":
+        import socket
+        socket.create_connection(("127.0.0.1", int(a)), timeout=10).close()
     elif op == "symlink-write":
         os.symlink(a, b)
         with open(b, "w") as f: f.write("pwned\n")
@@ -200,6 +207,30 @@ func newFixture(t *testing.T) *fixture {
 		},
 	}
 	return f
+}
+
+// listen accepts connections on addr until the test ends and returns the
+// address.
+func listen(t *testing.T, network, addr string) string {
+	t.Helper()
+	l, err := net.Listen(network, addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	if network == "unix" {
+		return addr
+	}
+	return l.Addr().String()
 }
 
 func mkdir(t *testing.T, p string) {
@@ -289,13 +320,13 @@ func holds(rel, want string) check {
 // op is one attack or one piece of benign work, run by a real interpreter.
 type op struct {
 	name   string
-	argv   func(f *fixture) []string // {op, path, [path2]} for pyOp
+	argv   func(t *testing.T, f *fixture) []string // {op, path, [path2]} for pyOp
 	want   string                    // OK or an errno name
 	checks []check
 }
 
-func py(o string, rel ...string) func(f *fixture) []string {
-	return func(f *fixture) []string {
+func py(o string, rel ...string) func(t *testing.T, f *fixture) []string {
+	return func(_ *testing.T, f *fixture) []string {
 		args := []string{o}
 		for _, r := range rel {
 			if !filepath.IsAbs(r) {
@@ -333,7 +364,7 @@ func TestConfinedPython(t *testing.T) {
 		{"write gate's settings", py("write", "ws/.gate/settings.json"), "EROFS", []check{holds("ws/.gate/settings.json", original)}},
 		{"write through a protected symlink that points inside", py("write", "ws/.gemini/settings.json"), "EROFS", []check{holds("ws/real-gemini/settings.json", original)}},
 		{"write the protected target directly", py("write", "ws/real-gemini/settings.json"), "EROFS", []check{holds("ws/real-gemini/settings.json", original)}},
-		{"write the hook through the host's mount namespace", func(f *fixture) []string {
+		{"write the hook through the host's mount namespace", func(_ *testing.T, f *fixture) []string {
 			return []string{"write", fmt.Sprintf("/proc/%d/root%s/.git/hooks/pre-commit", os.Getpid(), f.root)}
 		}, "EACCES", []check{absent("ws/.git/hooks/pre-commit")}},
 		// Benign work.
@@ -346,13 +377,21 @@ func TestConfinedPython(t *testing.T) {
 		{"write /dev/null", py("write", "/dev/null"), "OK", nil},
 		{"read outside the root", py("read", "outside/victim.txt"), "OK", nil},
 		{"read a system file", py("read", "/etc/hostname"), "OK", nil},
+		// The network is untouched, pathname UNIX sockets outside the root included.
+		{"connect to a UNIX socket outside the root", func(t *testing.T, f *fixture) []string {
+			return []string{"connect-unix", listen(t, "unix", f.outside+"/s.sock")}
+		}, "OK", nil},
+		{"connect to a TCP port", func(t *testing.T, f *fixture) []string {
+			_, port, _ := net.SplitHostPort(listen(t, "tcp", "127.0.0.1:0"))
+			return []string{"connect-tcp", port}
+		}, "OK", nil},
 	}
 	hostMounts := mountinfo(t)
 	for _, o := range ops {
 		t.Run(o.name, func(t *testing.T) {
 			f := newFixture(t)
 			before := snapshot(t, f.outside)
-			argv := append([]string{pyExe, "-c", pyOp}, o.argv(f)...)
+			argv := append([]string{pyExe, "-c", pyOp}, o.argv(t, f)...)
 			r := runConfined(t, f.tmp, true, childReq{Spec: f.spec, Argv: argv})
 			if r.err != nil {
 				t.Fatalf("child: %v\n%s", r.err, r.stderr)
@@ -538,4 +577,33 @@ func BenchmarkApply(b *testing.B) {
 		total += r.applyNS
 	}
 	b.ReportMetric(float64(total)/float64(b.N)/1e3, "apply-µs/op")
+}
+
+// TestGitCommitWithHook: benign git work is unaffected. A confined git
+// commit writes objects, the index and refs under the pinned .git, and runs
+// the (read-only) pre-commit hook, which may write in the work tree.
+func TestGitCommitWithHook(t *testing.T) {
+	requireConfinement(t, true)
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skipf("SKIP: git is needed for this test: %v", err)
+	}
+	base := t.TempDir()
+	root, tmp := filepath.Join(base, "ws"), filepath.Join(base, "tmp")
+	mkdir(t, tmp)
+	if out, err := exec.Command("git", "init", "-q", root).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	hook := "#!/bin/sh\necho hook-ran > hook.out\n"
+	if err := os.WriteFile(root+"/.git/hooks/pre-commit", []byte(hook), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, root+"/a.txt", "a\n")
+	spec := confine.Spec{Root: root, ReadOnly: []string{".git/hooks/", ".git/config"}}
+	script := `cd "$1" && git add a.txt && git -c user.name=t -c user.email=t@example.com commit -q -m first && git log --format=%s`
+	r := runConfined(t, tmp, true, childReq{Spec: spec, Argv: []string{"bash", "-c", script, "bash", root}})
+	if r.err != nil || strings.TrimSpace(r.stdout) != "first" {
+		t.Fatalf("confined git commit: %v, stdout %q\n%s", r.err, r.stdout, r.stderr)
+	}
+	holds("ws/hook.out", "hook-ran\n")(t, &fixture{base: base})
+	holds("ws/.git/hooks/pre-commit", hook)(t, &fixture{base: base})
 }

@@ -321,7 +321,7 @@ func holds(rel, want string) check {
 type op struct {
 	name   string
 	argv   func(t *testing.T, f *fixture) []string // {op, path, [path2]} for pyOp
-	want   string                    // OK or an errno name
+	want   string                                  // OK or an errno name
 	checks []check
 }
 

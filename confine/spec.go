@@ -200,9 +200,9 @@ func makePlan(s Spec, landlock bool) (*plan, error) {
 		// Pin every directory from the writable tree down to the parent
 		// of r, so that none can be renamed away and replaced by a copy.
 		for _, w := range under {
-			for d := filepath.Dir(r); within(d, w); d = filepath.Dir(d) {
-				p.pins = append(p.pins, d)
-				if d == w || d == "/" {
+			for d := filepath.Dir(r); within(d, w) && d != "/"; d = filepath.Dir(d) {
+				p.pins = append(p.pins, d) // "/" cannot be renamed: never pinned
+				if d == w {
 					break
 				}
 			}

@@ -1,0 +1,271 @@
+package confine
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Spec says where a confined process tree may write.
+type Spec struct {
+	// Root is the workspace root: writable. Required.
+	Root string
+	// Writable lists more writable paths (the setting gate.sandbox.writable).
+	// [os.TempDir] and [Devices] are always added.
+	Writable []string
+	// ReadOnly lists protected paths that stay read-only even inside a
+	// writable tree (.git/hooks, .git/config, agent settings, .gate/...):
+	// the protected paths of the policies, taken as input. Relative entries
+	// are relative to Root; "~/" entries are relative to the home directory;
+	// a trailing slash is ignored.
+	ReadOnly []string
+}
+
+// Devices are the device paths that stay writable (and accept ioctls) under
+// confinement, besides [os.TempDir]. Missing ones are skipped. The
+// /dev/stdin, /dev/stdout, /dev/stderr and /dev/fd/N links resolve through
+// /proc/self/fd to the open file itself: pipes, sockets and terminals work,
+// and a regular file is writable if its own path is.
+var Devices = []string{
+	"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom",
+	"/dev/tty", "/dev/ptmx", "/dev/pts", "/dev/shm",
+}
+
+// Status says what is in force (from [Apply]) or what this machine supports
+// (from [Probe]).
+type Status struct {
+	// Landlock is the Landlock ABI version in force (Probe: supported by
+	// the kernel and go-landlock); 0 means no Landlock: writes are not
+	// confined by the kernel.
+	Landlock int `json:"landlock"`
+	// MountNS says the ReadOnly paths are read-only bind mounts in a
+	// private mount namespace (Probe: a private mount namespace with bind
+	// mounts can be made).
+	MountNS bool `json:"mount_ns"`
+	// Writable lists the resolved paths writes are allowed under (Apply).
+	Writable []string `json:"writable,omitempty"`
+	// ReadOnly lists the resolved protected paths that are read-only (Apply).
+	ReadOnly []string `json:"read_only,omitempty"`
+	// Unprotected lists ReadOnly entries that are not protected, each as
+	// "path: reason" (Apply).
+	Unprotected []string `json:"unprotected,omitempty"`
+	// Warnings lists weaknesses of the protection in force, such as hard
+	// links to protected files (Apply).
+	Warnings []string `json:"warnings,omitempty"`
+	// Missing gives a human reason for each layer or part that is not in
+	// force (Apply) or not available (Probe).
+	Missing []string `json:"missing,omitempty"`
+}
+
+// Active reports whether the kernel confines writes (the "fs" layer).
+func (s Status) Active() bool { return s.Landlock > 0 }
+
+// String is a one-line summary for logs and gate doctor.
+func (s Status) String() string {
+	var b strings.Builder
+	if s.Landlock > 0 {
+		fmt.Fprintf(&b, "landlock ABI %d", s.Landlock)
+	} else {
+		b.WriteString("landlock off")
+	}
+	if s.MountNS {
+		b.WriteString(", read-only mounts on")
+	} else {
+		b.WriteString(", read-only mounts off")
+	}
+	for _, m := range s.Missing {
+		b.WriteString("; ")
+		b.WriteString(m)
+	}
+	return b.String()
+}
+
+// roPath is a protected path after resolution.
+type roPath struct {
+	path string // resolved: no symlinks, no ..
+	bind bool   // needs a read-only bind mount (it is under a writable path)
+}
+
+// plan is a Spec resolved against the file system: what Apply will do.
+type plan struct {
+	writable    []string // resolved, deduplicated, sorted
+	readOnly    []roPath
+	pins        []string // directories bind-mounted onto themselves so they cannot be renamed
+	unprotected []string
+	warnings    []string
+	missing     []string
+}
+
+// maxLinkScan bounds the files inspected for hard links under one protected
+// directory.
+const maxLinkScan = 1000
+
+// resolvePath makes p absolute (relative to root, or to home for "~/"),
+// cleans it and resolves every symlink in it.
+func resolvePath(root, home, p string) (string, error) {
+	p = strings.TrimSuffix(p, "/")
+	switch {
+	case p == "":
+		return "", errors.New("empty path")
+	case p == "~" || strings.HasPrefix(p, "~/"):
+		if home == "" {
+			return "", errors.New("no home directory to resolve ~")
+		}
+		p = filepath.Join(home, strings.TrimPrefix(p, "~"))
+	case !filepath.IsAbs(p):
+		p = filepath.Join(root, p)
+	}
+	return filepath.EvalSymlinks(filepath.Clean(p))
+}
+
+// within reports whether p is dir or lies under it (both resolved).
+func within(p, dir string) bool {
+	if dir == "/" {
+		return true
+	}
+	return p == dir || strings.HasPrefix(p, dir+"/")
+}
+
+// makePlan resolves s. landlock says whether Landlock will be in force:
+// without it every existing protected path is bound read-only, with it only
+// those under a writable path need a mount.
+func makePlan(s Spec, landlock bool) (*plan, error) {
+	if s.Root == "" {
+		return nil, errors.New("confine: Spec.Root is required")
+	}
+	if !filepath.IsAbs(s.Root) {
+		return nil, fmt.Errorf("confine: Spec.Root %q is not absolute", s.Root)
+	}
+	root, err := filepath.EvalSymlinks(filepath.Clean(s.Root))
+	if err != nil {
+		return nil, fmt.Errorf("confine: root: %w", err)
+	}
+	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("confine: root %s is not a directory", root)
+	}
+	home, _ := os.UserHomeDir()
+	p := &plan{}
+	add := func(path string, optional bool) {
+		r, err := resolvePath(root, home, path)
+		if err != nil {
+			if !optional {
+				p.missing = append(p.missing, fmt.Sprintf("writable %s: %v", path, err))
+			}
+			return
+		}
+		p.writable = append(p.writable, r)
+	}
+	p.writable = append(p.writable, root)
+	add(os.TempDir(), false)
+	for _, d := range Devices {
+		add(d, true)
+	}
+	for _, w := range s.Writable {
+		add(w, false)
+	}
+	sort.Strings(p.writable)
+	p.writable = slices.Compact(p.writable)
+
+	for _, entry := range s.ReadOnly {
+		r, err := resolvePath(root, home, entry)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				// Nothing to mount on, and nothing is created in the
+				// user's tree: the static policy decides writes to it.
+				p.unprotected = append(p.unprotected, fmt.Sprintf("%s: does not exist (left to the static policy)", entry))
+			} else {
+				p.unprotected = append(p.unprotected, fmt.Sprintf("%s: %v", entry, err))
+			}
+			continue
+		}
+		if link := unresolvedLink(root, home, entry); link != "" {
+			p.warnings = append(p.warnings, fmt.Sprintf("%s is a symlink to %s: the target is read-only, the link itself can be replaced", link, r))
+		}
+		var under []string
+		for _, w := range p.writable {
+			if within(r, w) {
+				under = append(under, w)
+			}
+		}
+		ro := roPath{path: r, bind: len(under) > 0 || !landlock}
+		p.readOnly = append(p.readOnly, ro)
+		if !ro.bind {
+			continue
+		}
+		// Pin every directory from the writable tree down to the parent
+		// of r, so that none can be renamed away and replaced by a copy.
+		for _, w := range under {
+			for d := filepath.Dir(r); within(d, w) && d != "/"; d = filepath.Dir(d) {
+				p.pins = append(p.pins, d) // "/" cannot be renamed: never pinned
+				if d == w {
+					break
+				}
+			}
+		}
+		p.warnings = append(p.warnings, hardLinks(r)...)
+	}
+	sort.Slice(p.readOnly, func(i, j int) bool { return p.readOnly[i].path < p.readOnly[j].path })
+	p.readOnly = slices.CompactFunc(p.readOnly, func(a, b roPath) bool { return a.path == b.path })
+	sort.Strings(p.pins)
+	p.pins = slices.Compact(p.pins)
+	return p, nil
+}
+
+// unresolvedLink returns the entry's own path when the entry itself (not a
+// parent) is a symlink.
+func unresolvedLink(root, home, entry string) string {
+	e := strings.TrimSuffix(entry, "/")
+	if strings.HasPrefix(e, "~/") {
+		e = filepath.Join(home, e[2:])
+	} else if !filepath.IsAbs(e) {
+		e = filepath.Join(root, e)
+	}
+	e = filepath.Clean(e)
+	dir, err := filepath.EvalSymlinks(filepath.Dir(e))
+	if err != nil {
+		return ""
+	}
+	full := filepath.Join(dir, filepath.Base(e))
+	if fi, err := os.Lstat(full); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return full
+	}
+	return ""
+}
+
+// hardLinks reports the regular files at or under p that have more than one
+// link: a write through another link elsewhere changes the protected inode.
+func hardLinks(p string) []string {
+	var out []string
+	n := 0
+	_ = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if n++; n > maxLinkScan {
+			out = append(out, fmt.Sprintf("%s: more than %d files, hard links not checked", p, maxLinkScan))
+			return filepath.SkipAll
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		if links := linkCount(path); links > 1 {
+			out = append(out, fmt.Sprintf("%s has %d hard links: writes through the other links are not prevented", path, links))
+		}
+		return nil
+	})
+	return out
+}
+
+// mountDepth orders mounts so that a directory is mounted before anything
+// under it (a later bind of a parent would hide the mounts under it).
+func mountDepth(p string) int {
+	if p == "/" {
+		return 0
+	}
+	return strings.Count(p, "/")
+}

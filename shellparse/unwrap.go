@@ -257,25 +257,28 @@ func (w *walker) shell(seg *Segment, words []wordInfo, spec *ProgramSpec, c *ctx
 			break
 		}
 		if len(v) > 1 && (v[0] == '-' || v[0] == '+') {
+			// Values of options come after the option word (-o pipefail,
+			// -O extglob, --rcfile f); an option given last has none,
+			// which the shell refuses, and then there are no operands.
+			values := 0
 			if strings.HasPrefix(v, "--") {
 				if spec.takesValue(v) {
-					i++
+					values++
 				}
-				i++
-				continue
-			}
-			for _, l := range v[1:] {
-				letter := string(l)
-				switch {
-				case letter == ss.CommandOption:
-					cmdOpt = true
-				case ss.StdinOption != "" && letter == ss.StdinOption:
-					stdinOpt = true
-				case spec.takesValue("-" + letter):
-					i++ // -o pipefail, -O extglob
+			} else {
+				for _, l := range v[1:] {
+					letter := string(l)
+					switch {
+					case letter == ss.CommandOption:
+						cmdOpt = true
+					case ss.StdinOption != "" && letter == ss.StdinOption:
+						stdinOpt = true
+					case spec.takesValue("-" + letter):
+						values++
+					}
 				}
 			}
-			i++
+			i = min(i+1+values, len(words))
 			continue
 		}
 		break

@@ -536,12 +536,22 @@ func (w *walker) splitWords(text string, owner *Segment) []wordInfo {
 
 // finish reports arithmetic and indirect expansions of tainted variables.
 func (w *walker) finish() {
-	for changed := true; changed; {
-		changed = false
-		for a, b := range w.names {
-			if w.tainted[b] && !w.tainted[a] {
+	// Taint flows from b to every a assigned a=b, and on from there.
+	from := map[string][]string{}
+	for a, b := range w.names {
+		from[b] = append(from[b], a)
+	}
+	var queue []string
+	for name := range w.tainted {
+		queue = append(queue, name)
+	}
+	for len(queue) > 0 {
+		b := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		for _, a := range from[b] {
+			if !w.tainted[a] {
 				w.tainted[a] = true
-				changed = true
+				queue = append(queue, a)
 			}
 		}
 	}

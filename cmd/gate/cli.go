@@ -36,8 +36,16 @@ func usagef(format string, args ...any) error {
 	return &usageError{msg: fmt.Sprintf(format, args...)}
 }
 
-// run runs the gate command with args and returns its exit status.
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+// run runs the gate command with args and returns its exit status. A
+// panic is reported as an internal error (decisions have their own
+// recovery: a panic there is an internal_error deny).
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if v := recover(); v != nil {
+			fmt.Fprintf(stderr, "gate: internal error: panic: %v\n%s", v, debug.Stack())
+			code = engine.ExitInternal
+		}
+	}()
 	a := &app{v: viper.New(), stdin: stdin, stdout: stdout, stderr: stderr}
 	root := a.rootCommand()
 	root.SetArgs(args)
@@ -163,4 +171,12 @@ func (a *app) readInput(name string) (io.ReadCloser, error) {
 		return nil, &engine.Error{Code: engine.CodeInvalidCall, Message: "cannot read calls", Err: err}
 	}
 	return f, nil
+}
+
+// recoverTo turns a panic into an internal_error in *err; deferred by
+// commands that must answer even then (a hook that fails blocks the call).
+func recoverTo(err *error) {
+	if v := recover(); v != nil {
+		*err = &engine.Error{Code: engine.CodeInternal, Message: fmt.Sprintf("internal error: panic: %v", v)}
+	}
 }

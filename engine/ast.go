@@ -112,15 +112,25 @@ func shellValue(sh *ShellInput) *ast.Term {
 		pe.str("message", e.Message)
 		b.set("parse_error", pe.term())
 	}
+	if e := sh.TooComplex; e != nil {
+		tc := newObject(3)
+		tc.str("limit", e.Limit)
+		tc.set("max", ast.IntNumberTerm(int(e.Max)))
+		tc.str("message", e.Message)
+		b.set("too_complex", tc.term())
+	}
+	// Segments made in one construct share their context (the parser
+	// builds it once); so do their terms.
+	contexts := map[contextKey]*ast.Term{}
 	segs := make([]*ast.Term, len(sh.Segments))
 	for i := range sh.Segments {
-		segs[i] = segmentValue(&sh.Segments[i])
+		segs[i] = segmentValue(&sh.Segments[i], contexts)
 	}
 	b.set("segments", ast.ArrayTerm(segs...))
 	return b.term()
 }
 
-func segmentValue(s *SegmentInput) *ast.Term {
+func segmentValue(s *SegmentInput, contexts map[contextKey]*ast.Term) *ast.Term {
 	b := newObject(32)
 	b.int("id", s.ID)
 	b.int("parent", s.Parent)
@@ -167,7 +177,7 @@ func segmentValue(s *SegmentInput) *ast.Term {
 		b.set("chdir", stringsTerm(s.Chdir))
 	}
 	b.boolOmit("chdir_unknown", s.ChdirUnknown)
-	b.set("context", stringsTerm(s.Context))
+	b.set("context", contextTerm(s.Context, contexts))
 	b.bool("background", s.Background)
 	b.strOmit("via", s.Via)
 	b.boolOmit("wrapper", s.Wrapper)
@@ -218,4 +228,25 @@ func pathValue(p *PathInput) *ast.Term {
 	}
 	b.set("keys", stringsTerm(p.Keys))
 	return b.term()
+}
+
+// contextKey identifies a slice: its first element's address and length.
+type contextKey struct {
+	first *string
+	n     int
+}
+
+// contextTerm returns the term of a segment's context, shared with the
+// segments whose context is the same slice.
+func contextTerm(ctx []string, seen map[contextKey]*ast.Term) *ast.Term {
+	if len(ctx) == 0 {
+		return stringsTerm(ctx)
+	}
+	key := contextKey{&ctx[0], len(ctx)}
+	if t, ok := seen[key]; ok {
+		return t
+	}
+	t := stringsTerm(ctx)
+	seen[key] = t
+	return t
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -30,6 +31,7 @@ func TestInputValueMatchesJSON(t *testing.T) {
 		{Tool: ToolEdit, Args: map[string]any{"file_path": "a.txt", "old_string": "absent", "new_string": "2"}},
 		{Tool: ToolReadFile, Args: map[string]any{"file_path": "x.log"}},
 		{Tool: ToolGlob, Args: map[string]any{"pattern": "../**/*.go"}},
+		shellCall(strings.Repeat("a | ", 200) + "a"),
 	} {
 		in, err := e.Input(call)
 		if err != nil {

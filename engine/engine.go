@@ -67,6 +67,10 @@ type Options struct {
 	// "exec" would be exec-time supervision of every program a command
 	// starts (not built yet).
 	Layers []string
+	// Limits bound the parse of a shell command; a command over them is
+	// denied with CodeCommandTooComplex. Zero fields take their values
+	// from shellparse.DefaultLimits.
+	Limits shellparse.Limits
 }
 
 // DefaultLayers are the enforcement layers gate has: the static decision.
@@ -309,7 +313,7 @@ func NewWithPolicies(ctx context.Context, opts Options, pol *Policies) (*Engine,
 	if err != nil {
 		return nil, err
 	}
-	parser := shellparse.NewParser(cat, shellparse.WithHome(home))
+	parser := shellparse.NewParser(cat, shellparse.WithHome(home), shellparse.WithLimits(opts.Limits))
 	protected := map[string]string{}
 	for p, why := range opts.Protected {
 		abs, err := filepath.Abs(p)
@@ -472,15 +476,41 @@ func (e *Engine) Files() *fstools.FS { return e.fs }
 // Decide decides a call. A malformed call is an error with CodeInvalidCall;
 // every other failure is a deny decision whose reason names the cause.
 func (e *Engine) Decide(ctx context.Context, call Call) (Decision, error) {
-	in, err := e.Input(call)
-	if err != nil {
-		return Decision{}, err
-	}
-	return e.Evaluate(ctx, in), nil
+	_, d, err := e.DecideInput(ctx, call)
+	return d, err
 }
 
-// Evaluate evaluates the policies on an input.
+// DecideInput is Decide that also returns the policy input it decided on.
+// Parsing and evaluation share one time budget (the evaluation timeout).
+// A panic while deciding is a deny with CodeInternal; the input is then the
+// call alone.
+func (e *Engine) DecideInput(ctx context.Context, call Call) (in *Input, d Decision, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			in, d, err = &Input{Tool: call.Tool, Args: call.Args, Paths: []PathInput{}}, PanicDecision(v), nil
+		}
+	}()
+	ctx, cancel := context.WithTimeout(ctx, e.timeout)
+	defer cancel()
+	in, err = e.InputContext(ctx, call)
+	if err != nil {
+		return nil, Decision{}, err
+	}
+	return in, e.Evaluate(ctx, in), nil
+}
+
+// PanicDecision is the deny that answers a call whose decision panicked
+// with v.
+func PanicDecision(v any) Decision {
+	return DenyWith(CodeInternal, fmt.Sprintf("internal error: panic while deciding: %v", v))
+}
+
+// Evaluate evaluates the policies on an input. A command over the parser's
+// limits is denied with CodeCommandTooComplex without evaluation.
 func (e *Engine) Evaluate(ctx context.Context, in *Input) Decision {
+	if in.Shell != nil && in.Shell.TooComplex != nil {
+		return e.tooComplex(in.Shell.TooComplex)
+	}
 	val, err := inputValue(in)
 	if err != nil {
 		return DenyWith(CodeInternal, "cannot encode the policy input: "+err.Error())
@@ -513,6 +543,15 @@ func (e *Engine) Evaluate(ctx context.Context, in *Input) Decision {
 		return DenyWith(CodePolicyError, err.Error())
 	}
 	return d
+}
+
+// tooComplex is the deny of a command over a limit of the parser.
+func (e *Engine) tooComplex(le *shellparse.LimitError) Decision {
+	msg := le.Message
+	if le.Limit == shellparse.LimitTime {
+		msg = fmt.Sprintf("parsing the command did not finish within the decision budget of %s", e.timeout)
+	}
+	return DenyWith(CodeCommandTooComplex, "The command is too complex to check ("+le.Limit+" limit): "+msg)
 }
 
 func decodeDecision(v any) (Decision, error) {

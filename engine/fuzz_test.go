@@ -59,6 +59,9 @@ func FuzzDecide(f *testing.F) {
 		if len(d.Reasons) == 0 {
 			t.Fatal("no reasons")
 		}
+		if in.Shell.TooComplex != nil && (d.Decision != Deny || !hasCode(d, CodeCommandTooComplex)) {
+			t.Fatalf("command over a limit %v decided %+v", in.Shell.TooComplex, d)
+		}
 		if in.Shell.ParseError != nil && (d.Decision != Deny || !hasCode(d, CodeParseError)) {
 			t.Fatalf("parse error %v decided %+v", in.Shell.ParseError, d)
 		}

@@ -1,11 +1,13 @@
 package engine
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/gate-dev/gate/fstools"
 	"github.com/gate-dev/gate/shellparse"
@@ -72,6 +74,9 @@ type Input struct {
 type ShellInput struct {
 	Command    string                 `json:"command"`
 	ParseError *shellparse.ParseError `json:"parse_error,omitempty"`
+	// TooComplex is set when the command is over the parser's limits; it
+	// is then denied unread, without evaluating the policies.
+	TooComplex *shellparse.LimitError `json:"too_complex,omitempty"`
 	Segments   []SegmentInput         `json:"segments"`
 }
 
@@ -129,8 +134,17 @@ func stringArg(args map[string]any, name string, required bool) (string, bool, e
 }
 
 // Input builds the policy input for a call. It fails with CodeInvalidCall
-// when the call is malformed.
+// when the call is malformed. Parsing a command is bounded by the
+// evaluation timeout.
 func (e *Engine) Input(call Call) (*Input, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), e.timeout)
+	defer cancel()
+	return e.InputContext(ctx, call)
+}
+
+// InputContext is Input within ctx: a command whose parse is still running
+// when ctx ends gets an input with Shell.TooComplex set.
+func (e *Engine) InputContext(ctx context.Context, call Call) (*Input, error) {
 	if call.Tool == "" {
 		return nil, invalid("missing tool name")
 	}
@@ -141,7 +155,7 @@ func (e *Engine) Input(call Call) (*Input, error) {
 	in := &Input{Tool: call.Tool, Args: args, Root: e.resolver.Root(), Cwd: e.resolver.Root(), Home: e.home, Paths: []PathInput{}, Layers: e.layers}
 	switch call.Tool {
 	case ToolShell:
-		return in, e.shellInput(in, args)
+		return in, e.shellInput(ctx, in, args)
 	case ToolReadFile:
 		p, err := firstString(args, "path", "absolute_path", "file_path")
 		if err != nil {
@@ -250,7 +264,7 @@ func (in *Input) addPath(e *Engine, base, p, access, source string) *PathInput {
 	return &in.Paths[len(in.Paths)-1]
 }
 
-func (e *Engine) shellInput(in *Input, args map[string]any) error {
+func (e *Engine) shellInput(ctx context.Context, in *Input, args map[string]any) error {
 	cmd, _, err := stringArg(args, "command", true)
 	if err != nil {
 		return err
@@ -270,8 +284,11 @@ func (e *Engine) shellInput(in *Input, args map[string]any) error {
 		}
 		in.Cwd = info.Resolved
 	}
-	prog := e.parser.Parse(cmd)
-	sh := &ShellInput{Command: cmd, ParseError: prog.Error, Segments: make([]SegmentInput, len(prog.Segments))}
+	if hook := parseHook.Load(); hook != nil {
+		(*hook)(cmd)
+	}
+	prog := e.parser.ParseContext(ctx, cmd)
+	sh := &ShellInput{Command: cmd, ParseError: prog.Error, TooComplex: prog.TooComplex, Segments: make([]SegmentInput, len(prog.Segments))}
 	in.Shell = sh
 	for i, seg := range prog.Segments {
 		sh.Segments[i] = SegmentInput{Segment: seg}
@@ -482,4 +499,18 @@ func anchored(set map[string]bool, prefix, p string, dir bool) {
 			set[k] = true
 		}
 	}
+}
+
+// parseHook, when set, runs before each command is parsed.
+var parseHook atomic.Pointer[func(command string)]
+
+// SetParseHook makes f run before each shell command is parsed; nil removes
+// it. It exists for tests that check how a failing parser is contained (f
+// panics as a parser bug would); nothing else sets it.
+func SetParseHook(f func(command string)) {
+	if f == nil {
+		parseHook.Store(nil)
+		return
+	}
+	parseHook.Store(&f)
 }

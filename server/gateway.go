@@ -3,7 +3,9 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
+	"runtime/debug"
 	"sync/atomic"
 	"time"
 
@@ -88,11 +90,10 @@ func (g *Gateway) decide(ctx context.Context, call engine.Call) (*engine.Engine,
 		return nil, nil, engine.Decision{}, &engine.Error{Code: engine.CodeNotReady, Message: "policies are not loaded yet"}
 	}
 	start := time.Now()
-	in, err := e.Input(call)
+	in, d, err := e.DecideInput(ctx, call) // a panic there is an internal_error deny
 	if err != nil {
 		return nil, nil, engine.Decision{}, err
 	}
-	d := e.Evaluate(ctx, in)
 	took := time.Since(start)
 	d.DecisionID = newDecisionID()
 	reason := ""
@@ -124,9 +125,10 @@ func (r *CallResult) Ran() bool { return r.Result != nil }
 // Call decides a call and runs it when the decision is allow. Errors are
 // *engine.Error values: CodeToolUnknown, CodeInvalidCall (arguments that
 // fail validation, naming the parameter), CodeNotReady.
-func (g *Gateway) Call(ctx context.Context, call engine.Call) (*CallResult, error) {
+func (g *Gateway) Call(ctx context.Context, call engine.Call) (_ *CallResult, err error) {
 	done := g.metrics.Inflight()
 	defer done()
+	defer g.recoverCall(call.Tool, &err)
 	if !engine.KnownTool(call.Tool) {
 		g.metrics.ToolCall(call.Tool, "error", 0)
 		return nil, &engine.Error{Code: engine.CodeToolUnknown, Message: "unknown tool " + quote(call.Tool)}
@@ -268,4 +270,13 @@ func quote(s string) string {
 		s = s[:100] + "..."
 	}
 	return "\"" + s + "\""
+}
+
+// recoverCall turns a panic while handling a call into an internal_error,
+// logged with its stack, so that one bad call does not end the process.
+func (g *Gateway) recoverCall(what string, err *error) {
+	if v := recover(); v != nil {
+		g.log.Error("panic while handling a call", "call", what, "panic", v, "stack", string(debug.Stack()))
+		*err = &engine.Error{Code: engine.CodeInternal, Message: fmt.Sprintf("internal error: panic while handling %s: %v", what, v)}
+	}
 }

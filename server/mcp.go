@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"runtime/debug"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/gate-dev/gate/engine"
@@ -86,6 +88,7 @@ var mcpTools = []struct {
 // it), refused calls returned as tool errors.
 func NewMCPServer(g *Gateway, version string) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "gate", Title: "gate: policy-checked shell and file tools", Version: version}, nil)
+	s.AddReceivingMiddleware(g.recoverMCP)
 	e := g.engine.Load()
 	for _, t := range mcpTools {
 		if e != nil && !e.Enabled(t.name) {
@@ -97,6 +100,29 @@ func NewMCPServer(g *Gateway, version string) *mcp.Server {
 		addSessionTools(s, g)
 	}
 	return s
+}
+
+// recoverMCP answers a panic in a handler of an MCP request instead of
+// letting it end the process (the SDK runs handlers in its own goroutines,
+// where nothing else would catch it): a tool call gets a tool error with
+// internal_error, any other request a JSON-RPC internal error.
+func (g *Gateway) recoverMCP(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
+		defer func() {
+			v := recover()
+			if v == nil {
+				return
+			}
+			g.log.Error("panic in an MCP handler", "method", method, "panic", v, "stack", string(debug.Stack()))
+			msg := fmt.Sprintf("internal error: panic while handling %s: %v", method, v)
+			if method == "tools/call" {
+				res, err = toolError("gate: ["+string(engine.CodeInternal)+"] "+msg), nil
+				return
+			}
+			res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msg}
+		}()
+		return next(ctx, method, req)
+	}
 }
 
 // NewMCPHandler serves an MCP server over streamable HTTP, with the SDK's

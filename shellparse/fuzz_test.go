@@ -7,9 +7,10 @@ import (
 )
 
 // FuzzParse checks the parser's invariants on arbitrary input: it never
-// panics, a parse error comes with no segments, segment ids are their
-// indexes, a parent precedes its children (and is named by their via and
-// context), dynamic indexes point into argv, and parsing is deterministic.
+// panics, a parse error or a command over a limit comes with no segments,
+// segment ids are their indexes, a parent precedes its children (and is
+// named by their via and context), dynamic indexes point into argv, and
+// parsing is deterministic.
 // Seeds are in testdata/fuzz/FuzzParse.
 func FuzzParse(f *testing.F) {
 	f.Add("ls -la | grep x && rm y")
@@ -21,6 +22,12 @@ func FuzzParse(f *testing.F) {
 		}
 		if prog.Segments == nil {
 			t.Fatalf("nil Segments (JSON null)")
+		}
+		if prog.TooComplex != nil {
+			if len(prog.Segments) != 0 || prog.TooComplex.Limit == "" || prog.TooComplex.Message == "" {
+				t.Fatalf("over a limit (%+v) with %d segments", prog.TooComplex, len(prog.Segments))
+			}
+			return
 		}
 		if prog.Error != nil {
 			if len(prog.Segments) != 0 {

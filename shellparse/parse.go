@@ -1,6 +1,7 @@
 package shellparse
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"sync"
@@ -15,9 +16,10 @@ const maxDepth = 8
 
 // Parser turns command lines into Programs. It is safe for concurrent use.
 type Parser struct {
-	cat  *Catalogue
-	home string
-	env  expand.Environ
+	cat    *Catalogue
+	home   string
+	env    expand.Environ
+	limits Limits
 }
 
 // Option configures a Parser.
@@ -35,7 +37,7 @@ func NewParser(cat *Catalogue, opts ...Option) *Parser {
 	if cat == nil {
 		cat = &Catalogue{}
 	}
-	p := &Parser{cat: cat}
+	p := &Parser{cat: cat, limits: DefaultLimits}
 	for _, o := range opts {
 		o(p)
 	}
@@ -50,20 +52,45 @@ func NewParser(cat *Catalogue, opts ...Option) *Parser {
 }
 
 // Parse parses command as bash would and returns its segments. A command
-// that cannot be parsed gives a Program with Error set and no segments.
+// that cannot be parsed gives a Program with Error set and no segments; one
+// over the parser's limits gives a Program with TooComplex set and no
+// segments.
 func (p *Parser) Parse(command string) *Program {
+	return p.ParseContext(context.Background(), command)
+}
+
+// ParseContext is Parse within ctx: a parse still running when ctx ends
+// stops, and its Program has TooComplex set (LimitTime).
+func (p *Parser) ParseContext(pctx context.Context, command string) *Program {
 	prog := &Program{Command: command, Segments: []*Segment{}}
+	if len(command) > p.limits.MaxBytes {
+		prog.TooComplex = &LimitError{Limit: LimitBytes, Max: int64(p.limits.MaxBytes),
+			Message: "the command is " + itoa(len(command)) + " bytes long, more than " + itoa(p.limits.MaxBytes)}
+		return prog
+	}
 	file, src, err := parseBash(command)
 	if err != nil {
 		prog.Error = toParseError(err)
 		return prog
 	}
+	if err := pctx.Err(); err != nil {
+		prog.TooComplex = timeUp(pctx)
+		return prog
+	}
 	// expand.Config keeps state between calls, so each parse has its own.
 	cfg := &expand.Config{Env: p.env}
-	w := &walker{p: p, src: src, state: &state{prog: prog, expand: cfg, funcs: map[string]bool{}, tainted: map[string]bool{}, names: map[string]string{}}}
+	st := &state{prog: prog, expand: cfg, funcs: map[string]bool{}, tainted: map[string]bool{}, names: map[string]string{},
+		limits: p.limits, ctx: pctx, done: pctx.Done()}
+	w := &walker{p: p, src: src, state: st}
 	w.collectFuncs(file)
-	w.stmts(file.Stmts, &ctx{parent: -1, cwd: &cwdState{}})
-	w.finish()
+	w.stmts(file.Stmts, &ctx{parent: -1, cwd: &cwdState{}, node: &ctxNode{}})
+	if st.stop == nil {
+		w.finish()
+	}
+	if st.stop != nil {
+		prog.TooComplex = st.stop
+		prog.Segments = []*Segment{}
+	}
 	return prog
 }
 
@@ -206,7 +233,10 @@ func toParseError(err error) *ParseError {
 
 // ctx is what the walker knows about the place a statement sits in.
 type ctx struct {
-	context    []string
+	// node is the innermost construct; constructs link to the enclosing
+	// one, so that nesting costs one node per level, not a copy of the
+	// whole path.
+	node       *ctxNode
 	background bool
 	parent     int
 	via        string
@@ -217,9 +247,32 @@ type ctx struct {
 	depth int
 }
 
+// ctxNode is one construct of a context, linked to the one enclosing it.
+type ctxNode struct {
+	name   string
+	parent *ctxNode
+	depth  int
+	// path is the context from the outermost construct to this one, built
+	// once, when a segment is first made here, and shared by the segments
+	// made here.
+	path []string
+}
+
+// strings returns the node's path of constructs, outermost first.
+func (n *ctxNode) strings() []string {
+	if n.path == nil {
+		path := make([]string, n.depth)
+		for m := n; m.depth > 0; m = m.parent {
+			path[m.depth-1] = m.name
+		}
+		n.path = path
+	}
+	return n.path
+}
+
 func (c *ctx) with(construct string) *ctx {
 	n := *c
-	n.context = append(append([]string(nil), c.context...), construct)
+	n.node = &ctxNode{name: construct, parent: c.node, depth: c.node.depth + 1}
 	return &n
 }
 
@@ -281,6 +334,15 @@ type state struct {
 	// follows x=y when y is tainted.
 	names map[string]string
 	arith []arithUse
+
+	limits Limits
+	words  int
+	// stop is set when the walk went over a limit; the walk then returns
+	// without looking further.
+	stop  *LimitError
+	ctx   context.Context
+	done  <-chan struct{}
+	ticks int
 }
 
 func (w *walker) collectFuncs(file *syntax.File) {
@@ -304,7 +366,7 @@ func (w *walker) newSegment(c *ctx, kind string) *Segment {
 		Assigns:    []Assign{},
 		Redirects:  []Redirect{},
 		Writes:     []Word{},
-		Context:    append([]string{}, c.context...),
+		Context:    c.node.strings(),
 		Background: c.background,
 		Via:        c.via,
 		Findings:   []Finding{},
@@ -315,6 +377,9 @@ func (w *walker) newSegment(c *ctx, kind string) *Segment {
 		seg.Chdir = append([]string(nil), c.cwd.dirs...)
 	}
 	w.prog.Segments = append(w.prog.Segments, seg)
+	if len(w.prog.Segments) > w.limits.MaxSegments && w.stop == nil {
+		w.stop = overLimit(LimitSegments, w.limits.MaxSegments, "segments")
+	}
 	return seg
 }
 
@@ -335,7 +400,12 @@ func (w *walker) stmts(list []*syntax.Stmt, c *ctx) {
 
 // stmt walks one statement: its redirections, then its command.
 func (w *walker) stmt(s *syntax.Stmt, c *ctx) {
-	if s == nil {
+	w.checkDone()
+	if s == nil || w.stop != nil {
+		return
+	}
+	if c.node.depth > w.limits.MaxDepth {
+		w.stop = overLimit(LimitDepth, w.limits.MaxDepth, "levels of nested constructs")
 		return
 	}
 	if s.Background || s.Coprocess || s.Disown {

@@ -10,6 +10,10 @@ type Program struct {
 	// Error is set when the command could not be parsed; Segments is then
 	// empty and the command must be refused.
 	Error *ParseError `json:"parse_error,omitempty"`
+	// TooComplex is set when the command is over the parser's limits (or
+	// its parse ran out of time); Segments is then empty and the command
+	// must be refused.
+	TooComplex *LimitError `json:"too_complex,omitempty"`
 }
 
 // ParseError reports a command that could not be parsed, with its position.

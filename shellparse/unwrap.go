@@ -257,25 +257,28 @@ func (w *walker) shell(seg *Segment, words []wordInfo, spec *ProgramSpec, c *ctx
 			break
 		}
 		if len(v) > 1 && (v[0] == '-' || v[0] == '+') {
+			// Values of options come after the option word (-o pipefail,
+			// -O extglob, --rcfile f); an option given last has none,
+			// which the shell refuses, and then there are no operands.
+			values := 0
 			if strings.HasPrefix(v, "--") {
 				if spec.takesValue(v) {
-					i++
+					values++
 				}
-				i++
-				continue
-			}
-			for _, l := range v[1:] {
-				letter := string(l)
-				switch {
-				case letter == ss.CommandOption:
-					cmdOpt = true
-				case ss.StdinOption != "" && letter == ss.StdinOption:
-					stdinOpt = true
-				case spec.takesValue("-" + letter):
-					i++ // -o pipefail, -O extglob
+			} else {
+				for _, l := range v[1:] {
+					letter := string(l)
+					switch {
+					case letter == ss.CommandOption:
+						cmdOpt = true
+					case ss.StdinOption != "" && letter == ss.StdinOption:
+						stdinOpt = true
+					case spec.takesValue("-" + letter):
+						values++
+					}
 				}
 			}
-			i++
+			i = min(i+1+values, len(words))
 			continue
 		}
 		break
@@ -533,12 +536,22 @@ func (w *walker) splitWords(text string, owner *Segment) []wordInfo {
 
 // finish reports arithmetic and indirect expansions of tainted variables.
 func (w *walker) finish() {
-	for changed := true; changed; {
-		changed = false
-		for a, b := range w.names {
-			if w.tainted[b] && !w.tainted[a] {
+	// Taint flows from b to every a assigned a=b, and on from there.
+	from := map[string][]string{}
+	for a, b := range w.names {
+		from[b] = append(from[b], a)
+	}
+	var queue []string
+	for name := range w.tainted {
+		queue = append(queue, name)
+	}
+	for len(queue) > 0 {
+		b := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		for _, a := range from[b] {
+			if !w.tainted[a] {
 				w.tainted[a] = true
-				changed = true
+				queue = append(queue, a)
 			}
 		}
 	}

@@ -19,9 +19,14 @@ func (w *walker) call(call *syntax.CallExpr, redirs []Redirect, stdinLit *string
 	for _, arg := range call.Args {
 		fs, ok := w.fields(arg)
 		if !ok {
-			seg.addFinding(FindBraceTooLarge, "brace expansion "+w.raw(arg)+" is too large to check")
+			// fields gives the word as written: arg's positions are no
+			// longer usable once its braces are split.
+			seg.addFinding(FindBraceTooLarge, "brace expansion "+fs[0].raw+" is too large to check")
 		}
 		words = append(words, fs...)
+		if w.countWords(len(fs)) {
+			return
+		}
 		w.wordParts(arg.Parts, c, fixed(seg))
 	}
 	if len(words) == 0 {
@@ -223,6 +228,9 @@ func (w *walker) assign(a *syntax.Assign, seg *Segment, c *ctx, owner ownerFn) {
 		w.arithm(a.Index, c.with("arith"), owner)
 	}
 	seg.Assigns = append(seg.Assigns, Assign{Name: name, Value: v.Value, Dynamic: v.Dynamic})
+	if w.countWords(1) {
+		return
+	}
 	switch {
 	case v.Dynamic || strings.ContainsAny(v.Value, "[$`"):
 		w.tainted[name] = true

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/viper"
 
 	"github.com/gate-dev/gate/engine"
+	"github.com/gate-dev/gate/shellparse"
 )
 
 // app holds what every subcommand shares: the configuration and the
@@ -36,8 +37,16 @@ func usagef(format string, args ...any) error {
 	return &usageError{msg: fmt.Sprintf(format, args...)}
 }
 
-// run runs the gate command with args and returns its exit status.
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+// run runs the gate command with args and returns its exit status. A
+// panic is reported as an internal error (decisions have their own
+// recovery: a panic there is an internal_error deny).
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if v := recover(); v != nil {
+			fmt.Fprintf(stderr, "gate: internal error: panic: %v\n%s", v, debug.Stack())
+			code = engine.ExitInternal
+		}
+	}()
 	a := &app{v: viper.New(), stdin: stdin, stdout: stdout, stderr: stderr}
 	root := a.rootCommand()
 	root.SetArgs(args)
@@ -104,6 +113,11 @@ func (a *app) rootCommand() *cobra.Command {
 	pf.StringArray("policy", nil, "extra policy `dir`ectory with .rego modules and data (repeatable)")
 	pf.String("opa-url", "", "decide on this OPA server (its Data API, data.gate.decision) instead of the embedded engine; deny when it cannot be reached (token: $GATE_OPA_TOKEN)")
 	pf.Bool("opa-keep-settings", false, "with --opa-url: keep the server's data.gate.settings instead of pushing gate's")
+	d := shellparse.DefaultLimits
+	pf.Int("max-command-bytes", d.MaxBytes, "deny longer shell commands unread (command_too_complex)")
+	pf.Int("max-segments", d.MaxSegments, "deny shell commands with more simple commands (segments) unread")
+	pf.Int("max-depth", d.MaxDepth, "deny shell commands whose constructs nest deeper unread")
+	pf.Int("max-words", d.MaxWords, "deny shell commands with more words (after brace expansion) and assignments unread")
 	a.bind(pf)
 	root.AddCommand(a.evalCommand(), a.parseCommand(), a.testCommand(), a.serveCommand(), a.execCommand(), a.mcpCommand(), a.approvalsCommand(), a.hookCommand())
 	return root
@@ -112,7 +126,7 @@ func (a *app) rootCommand() *cobra.Command {
 // bind makes viper read the global flags, GATE_* variables and the gate
 // section of settings files, in that order of precedence.
 func (a *app) bind(fs *pflag.FlagSet) {
-	for _, name := range []string{"settings", "root", "approval-mode", "policy", "opa-url", "opa-keep-settings"} {
+	for _, name := range []string{"settings", "root", "approval-mode", "policy", "opa-url", "opa-keep-settings", "max-command-bytes", "max-segments", "max-depth", "max-words"} {
 		_ = a.v.BindPFlag(name, fs.Lookup(name))
 		_ = a.v.BindEnv(name, "GATE_"+strings.ToUpper(strings.ReplaceAll(name, "-", "_")))
 	}
@@ -163,4 +177,12 @@ func (a *app) readInput(name string) (io.ReadCloser, error) {
 		return nil, &engine.Error{Code: engine.CodeInvalidCall, Message: "cannot read calls", Err: err}
 	}
 	return f, nil
+}
+
+// recoverTo turns a panic into an internal_error in *err; deferred by
+// commands that must answer even then (a hook that fails blocks the call).
+func recoverTo(err *error) {
+	if v := recover(); v != nil {
+		*err = &engine.Error{Code: engine.CodeInternal, Message: fmt.Sprintf("internal error: panic: %v", v)}
+	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/tailscale/hujson"
 
 	"github.com/gate-dev/gate/engine"
+	"github.com/gate-dev/gate/shellparse"
 )
 
 // config is the configuration a command runs with.
@@ -80,6 +81,8 @@ func (a *app) loadConfig() (*config, error) {
 	}
 	cfg.opts.Root = a.v.GetString("root")
 	cfg.opts.Remote = engine.RemoteOptions{URL: a.v.GetString("opa-url"), KeepSettings: a.v.GetBool("opa-keep-settings"), Token: os.Getenv("GATE_OPA_TOKEN")}
+	cfg.opts.Limits = shellparse.Limits{MaxBytes: a.v.GetInt("max-command-bytes"), MaxSegments: a.v.GetInt("max-segments"),
+		MaxDepth: a.v.GetInt("max-depth"), MaxWords: a.v.GetInt("max-words")}
 	cfg.opts.PolicyDirs = a.list("policy")
 	for _, d := range cfg.opts.PolicyDirs {
 		cfg.opts.Protected[d] = "gate policies"

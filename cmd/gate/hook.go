@@ -99,7 +99,10 @@ func (a *app) hookCommand() *cobra.Command {
 			default:
 				return usagef("--unknown must be allow, deny or ask, not %q", unknown)
 			}
-			d, err := a.hookDecision(cmd, agent, tools, unknown)
+			d, err := func() (_ *engine.Decision, err error) {
+				defer recoverTo(&err)
+				return a.hookDecision(cmd, agent, tools, unknown)
+			}()
 			if err != nil {
 				// The hook protocols block the call on exit status 2 and
 				// show stderr: fail closed.

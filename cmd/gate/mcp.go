@@ -5,7 +5,6 @@ import (
 	"log/slog"
 	"net"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/gate-dev/gate/engine"
@@ -58,7 +57,7 @@ func (a *app) mcpCommand() *cobra.Command {
 				go server.Serve(ctx, ln, g, server.NewHandler(g, server.HandlerOptions{}), server.ServeOptions{Log: log})
 			}
 			s := server.NewMCPServer(g, version())
-			err = s.Run(ctx, &mcp.IOTransport{Reader: readCloser{a.stdin}, Writer: writeCloser{a.stdout}})
+			err = s.Run(ctx, server.StdioTransport(readCloser{a.stdin}, writeCloser{a.stdout}))
 			g.Runner().Shutdown(context.Background())
 			if err != nil && ctx.Err() == nil && !isEOF(err) {
 				return err

@@ -36,7 +36,7 @@ gate_decisions_total{decision="deny",reason="custom",tool="other"} 1
 # TYPE gate_tool_calls_total counter
 gate_tool_calls_total{outcome="error",tool="other"} 1
 `
-	if err := testutil.GatherAndCompare(m.Registry, strings.NewReader(want), "gate_decisions_total", "gate_tool_calls_total"); err != nil {
+	if err := testutil.GatherAndCompare(NonZero(m.Registry), strings.NewReader(want), "gate_decisions_total", "gate_tool_calls_total"); err != nil {
 		t.Fatal(err)
 	}
 	if n := testutil.CollectAndCount(m.decisionDuration); n != 2 {

@@ -49,6 +49,7 @@ type runOptions struct {
 	watch           bool
 	decisionLog     string
 	opaConfig       string
+	limits          limitOptions
 }
 
 func (o *runOptions) register(cmd *cobra.Command) {
@@ -68,6 +69,7 @@ func (o *runOptions) registerWatch(cmd *cobra.Command) {
 
 func (o *runOptions) registerApprovals(cmd *cobra.Command) {
 	cmd.Flags().DurationVar(&o.approvalTimeout, "approval-timeout", server.DefaultApprovalTimeout, "how long a call the policy asks about waits for a human's answer before it is denied")
+	o.limits.register(cmd) // commands with approvals serve calls: bound them
 }
 
 // newGateway builds the engine, the runner and the metrics.
@@ -78,6 +80,9 @@ func (a *app) newGateway(ctx context.Context, ro runOptions, log *slog.Logger) (
 	}
 	if ro.timeout <= 0 || ro.timeout > runner.MaxTimeout {
 		return nil, usagef("--timeout must be between 1ms and %s", runner.MaxTimeout)
+	}
+	if err := ro.limits.check(); err != nil {
+		return nil, err
 	}
 	// "Always allow" answers persisted in the root join tools.allowed. A
 	// reload replaces the base options; rules are added on every build.
@@ -138,6 +143,7 @@ func (a *app) newGateway(ctx context.Context, ro runOptions, log *slog.Logger) (
 		initial = nil // not ready until a bundle is activated
 	}
 	g := server.NewGateway(initial, r, metrics.New(), log)
+	g.SetLimits(ro.limits.Limits)
 	g.SetRules(rules)
 	if ro.decisionLog != "" {
 		dl, _, err := server.OpenDecisionLog(ro.decisionLog, map[string]string{"app": "gate", "id": instanceID, "version": version()})

@@ -307,8 +307,12 @@ func (m *Metrics) DecisionLog(ok bool) {
 	}
 }
 
-// BundleLoad counts a bundle load by result (one of BundleResults).
+// BundleLoad counts a bundle load by result (one of BundleResults); ""
+// counts nothing.
 func (m *Metrics) BundleLoad(result string) {
+	if result == "" {
+		return
+	}
 	for _, r := range BundleResults {
 		if r == result {
 			m.bundleLoads.WithLabelValues(r).Inc()

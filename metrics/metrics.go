@@ -72,7 +72,7 @@ var BundleResults = []string{"activated", "refused", "unavailable"}
 var DecisionReasons = map[string][]engine.Code{
 	engine.Allow: {engine.CodeAllowed, engine.CodeCustom},
 	engine.Ask: {engine.CodeApprovalRequired, engine.CodePathSensitive, engine.CodePathOutsideRoot, engine.CodePathUnknown,
-		engine.CodeCommandReview, engine.CodeCustom},
+		engine.CodeCommandReview, engine.CodeCommandEquivalent, engine.CodeCustom},
 	engine.Deny: {engine.CodeToolUnknown, engine.CodeToolNotEnabled, engine.CodeToolExcluded, engine.CodeShellDisabled,
 		engine.CodeParseError, engine.CodeCommandExcluded, engine.CodeCommandNotAllowed, engine.CodeCommandUnprovable,
 		engine.CodeCommandReview, engine.CodeCommandEquivalent, engine.CodePathProtected, engine.CodePathSensitive,

@@ -350,3 +350,36 @@ func TestApprovalLimits(t *testing.T) {
 		t.Errorf("gate_approvals_pending_bytes = %v after the answer", got)
 	}
 }
+
+// TestEvalTimeoutStartsWithTheSlot: a decision that waits in the queue
+// longer than the evaluation timeout is still evaluated in full once it
+// has its slot — waiting is bounded by the queue timeout, never turned
+// into an eval_timeout deny.
+func TestEvalTimeoutStartsWithTheSlot(t *testing.T) {
+	root := t.TempDir()
+	e, err := engine.New(context.Background(), engine.Options{Settings: yolo(), Root: root, Home: t.TempDir(), EvalTimeout: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := newGateway(t, yolo())
+	g.SetEngine(e, "test")
+	g.SetLimits(Limits{MaxDecisions: 1, QueueTimeout: time.Minute})
+	release, err := g.deciding.acquire(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan engine.Decision, 1)
+	go func() {
+		d, err := g.Decide(context.Background(), engine.Call{Tool: engine.ToolShell, Args: map[string]any{"command": "ls", "is_background": false}})
+		if err != nil {
+			t.Error(err)
+		}
+		done <- d
+	}()
+	waitFor(t, "the decision to queue", func() bool { return g.deciding.waiting.Load() == 1 })
+	time.Sleep(300 * time.Millisecond) // three evaluation timeouts in the queue
+	release()
+	if d := <-done; d.Decision != engine.Allow {
+		t.Fatalf("a queued decision was %s: %v", d.Decision, d.Reasons)
+	}
+}

@@ -115,10 +115,60 @@ func TestAlertRules(t *testing.T) {
 	checkExprs(t, "alerts", exprs, registered(t))
 	promtool, err := exec.LookPath("promtool")
 	if err != nil {
-		t.Skip("promtool not installed (.ci/run installs Debian's prometheus package)")
+		t.Skip("SKIPPED: promtool is not installed, so promtool check rules did not run (.ci/run installs Debian's prometheus package)")
 	}
 	out, err := exec.Command(promtool, "check", "rules", file).CombinedOutput()
 	if err != nil {
 		t.Fatalf("promtool check rules: %v\n%s", err, out)
+	}
+}
+
+// TestAlertRuleUnits runs the alert rules' unit tests with promtool, and
+// checks that every alert has a case where it fires and one where it does
+// not.
+func TestAlertRuleUnits(t *testing.T) {
+	const dir, rules, tests = "../deploy/prometheus", "gate-alerts.yml", "gate-alerts.test.yml"
+	alerts := map[string]bool{}
+	bs, err := os.ReadFile(dir + "/" + rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range regexp.MustCompile(`(?m)^\s*- alert: (\w+)`).FindAllStringSubmatch(string(bs), -1) {
+		alerts[m[1]] = true
+	}
+	bs, err = os.ReadFile(dir + "/" + tests)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each "alertname:" line, and whether its case expects alerts.
+	fires, quiet := map[string]bool{}, map[string]bool{}
+	lines := strings.Split(string(bs), "\n")
+	for i, l := range lines {
+		name, ok := strings.CutPrefix(strings.TrimSpace(l), "alertname: ")
+		if !ok || i+1 >= len(lines) {
+			continue
+		}
+		if strings.TrimSpace(lines[i+1]) == "exp_alerts: []" {
+			quiet[name] = true
+		} else {
+			fires[name] = true
+		}
+	}
+	for a := range alerts {
+		if !fires[a] || !quiet[a] {
+			t.Errorf("alert %s needs a unit test where it fires (%v) and one where it does not (%v)", a, fires[a], quiet[a])
+		}
+	}
+	if len(alerts) == 0 {
+		t.Fatal("no alerts found")
+	}
+	promtool, err := exec.LookPath("promtool")
+	if err != nil {
+		t.Skip("SKIPPED: promtool is not installed, so the alert rules' unit tests did not run (.ci/run installs Debian's prometheus package)")
+	}
+	cmd := exec.Command(promtool, "test", "rules", tests)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("promtool test rules: %v\n%s", err, out)
 	}
 }

@@ -36,6 +36,52 @@ type Metrics struct {
 	sessionsRemoved  *prometheus.CounterVec
 	reloads          *prometheus.CounterVec
 	decisionLogs     *prometheus.CounterVec
+	bundleLoads      *prometheus.CounterVec
+	queued           *prometheus.GaugeVec
+	queueWait        *prometheus.HistogramVec
+	overloads        *prometheus.CounterVec
+	approvalsPending prometheus.Gauge
+	approvalBytes    prometheus.Gauge
+}
+
+// Stages of work that wait for a slot (the stage label).
+const (
+	StageDecide = "decide"
+	StageRun    = "run"
+)
+
+// Stages are the stage label values.
+var Stages = []string{StageDecide, StageRun}
+
+// Why a request was answered overloaded (the cause label of
+// gate_overload_total).
+const (
+	OverloadQueueFull    = "queue_full"
+	OverloadQueueTimeout = "queue_timeout"
+)
+
+// OverloadCauses are the cause label values.
+var OverloadCauses = []string{OverloadQueueFull, OverloadQueueTimeout}
+
+// BundleResults are the result label values of gate_bundle_loads_total:
+// activated, refused (a bundle that cannot be verified, read, activated or
+// compiled; the last good policy keeps deciding) or unavailable (the
+// bundle server could not be reached or answered an error status).
+var BundleResults = []string{"activated", "refused", "unavailable"}
+
+// DecisionReasons are the reason codes gate's policies and engine give
+// first: every decision × reason pair is exported from the start (at 0).
+var DecisionReasons = map[string][]engine.Code{
+	engine.Allow: {engine.CodeAllowed, engine.CodeCustom},
+	engine.Ask: {engine.CodeApprovalRequired, engine.CodePathSensitive, engine.CodePathOutsideRoot, engine.CodePathUnknown,
+		engine.CodeCommandReview, engine.CodeCommandEquivalent, engine.CodeCustom},
+	engine.Deny: {engine.CodeToolUnknown, engine.CodeToolNotEnabled, engine.CodeToolExcluded, engine.CodeShellDisabled,
+		engine.CodeParseError, engine.CodeCommandExcluded, engine.CodeCommandNotAllowed, engine.CodeCommandUnprovable,
+		engine.CodeCommandReview, engine.CodeCommandEquivalent, engine.CodePathProtected, engine.CodePathSensitive,
+		engine.CodePathOutsideRoot, engine.CodePathUnknown, engine.CodeCommandTooComplex, engine.CodeApprovalUnavailable,
+		engine.CodePolicyError, engine.CodePolicyUndefined, engine.CodeEvalTimeout, engine.CodeInternal,
+		engine.CodeRemoteUnavailable, engine.CodeBadSettings, engine.CodeBadPolicy, engine.CodeInvalidCall,
+		engine.CodeLimitReached, engine.CodeCustom},
 }
 
 // SessionOutcomes are the outcome label values of gate_sessions_total.
@@ -48,8 +94,12 @@ var SessionRefusals = []string{"disabled", "max-sessions", "max-session-cells"}
 // SessionRemovals are the reason label values of gate_sessions_removed_total.
 var SessionRemovals = []string{"deleted", "expired", "evicted"}
 
-// ApprovalOutcomes are the outcome label values of gate_approvals_total.
-var ApprovalOutcomes = []string{"approved", "denied", "timeout", "cancelled"}
+// ApprovalOutcomes are the outcome label values of gate_approvals_total
+// (refused: the pending approvals were full, the call was denied at once).
+var ApprovalOutcomes = []string{"approved", "denied", "timeout", "cancelled", "refused"}
+
+// ApprovalChannels are the via label values of gate_approvals_total.
+var ApprovalChannels = []string{"api", "elicitation"}
 
 // New creates the metrics in a new registry.
 func New() *Metrics {
@@ -83,7 +133,7 @@ func New() *Metrics {
 		}),
 		approvals: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "gate_approvals_total",
-			Help: "Answers to calls the policy asked about, by outcome (approved, denied, timeout, cancelled) and channel (api, elicitation).",
+			Help: "Answers to calls the policy asked about, by outcome (approved, denied, timeout, cancelled; refused when the pending approvals were full) and channel (api, elicitation).",
 		}, []string{"outcome", "via"}),
 		sessionsOpen: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "gate_sessions_open",
@@ -109,6 +159,31 @@ func New() *Metrics {
 			Name: "gate_decision_logs_total",
 			Help: "Decision log events by result (written, or error when one could not be written).",
 		}, []string{"result"}),
+		bundleLoads: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "gate_bundle_loads_total",
+			Help: "OPA bundle loads by result (activated; refused: unverifiable, unreadable or not compiling, the last good policy kept; unavailable: the bundle server failed).",
+		}, []string{"result"}),
+		queued: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "gate_queue_length",
+			Help: "Requests waiting for a slot, by stage (decide: policy evaluation; run: running an allowed call).",
+		}, []string{"stage"}),
+		queueWait: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "gate_queue_wait_seconds",
+			Help:    "Time a request waited for a slot, by stage (decide, run).",
+			Buckets: []float64{0, 100e-6, 1e-3, 10e-3, 50e-3, 100e-3, 250e-3, 500e-3, 1, 2.5, 5, 10, 30},
+		}, []string{"stage"}),
+		overloads: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "gate_overload_total",
+			Help: "Requests answered overloaded (503), by stage (decide, run) and cause (queue_full, queue_timeout).",
+		}, []string{"stage", "cause"}),
+		approvalsPending: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "gate_approvals_pending",
+			Help: "Calls waiting for a human's answer in the approvals API.",
+		}),
+		approvalBytes: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "gate_approvals_pending_bytes",
+			Help: "Bytes of arguments and changes the calls waiting for approval hold.",
+		}),
 		policyInfo: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "gate_policy_info",
 			Help: "The policy revision in use (value 1).",
@@ -119,14 +194,56 @@ func New() *Metrics {
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		m.decisions, m.decisionDuration, m.toolCalls, m.toolDuration, m.inflight, m.background, m.policyInfo, m.approvals, m.sessionsOpen, m.sessions, m.reloads, m.decisionLogs,
 		m.sessionsRefused, m.sessionsRemoved,
+		m.bundleLoads, m.queued, m.queueWait, m.overloads, m.approvalsPending, m.approvalBytes,
 	)
+	m.zero()
+	return m
+}
+
+// zero exports every counter at 0 for each known label value, so that
+// increase() sees the first event, and the queue series from the start.
+func (m *Metrics) zero() {
+	for _, t := range Tools {
+		for d, reasons := range DecisionReasons {
+			for _, r := range reasons {
+				m.decisions.WithLabelValues(t, d, string(r))
+			}
+		}
+		for _, o := range Outcomes {
+			m.toolCalls.WithLabelValues(t, o)
+		}
+	}
+	m.toolCalls.WithLabelValues("other", "error")
+	for _, o := range ApprovalOutcomes {
+		for _, v := range ApprovalChannels {
+			m.approvals.WithLabelValues(o, v)
+		}
+	}
+	for _, o := range SessionOutcomes {
+		m.sessions.WithLabelValues(o)
+	}
 	for _, r := range SessionRefusals {
 		m.sessionsRefused.WithLabelValues(r)
 	}
 	for _, r := range SessionRemovals {
 		m.sessionsRemoved.WithLabelValues(r)
 	}
-	return m
+	for _, r := range []string{"ok", "error"} {
+		m.reloads.WithLabelValues(r)
+	}
+	for _, r := range []string{"written", "error"} {
+		m.decisionLogs.WithLabelValues(r)
+	}
+	for _, r := range BundleResults {
+		m.bundleLoads.WithLabelValues(r)
+	}
+	for _, s := range Stages {
+		m.queued.WithLabelValues(s)
+		m.queueWait.WithLabelValues(s)
+		for _, c := range OverloadCauses {
+			m.overloads.WithLabelValues(s, c)
+		}
+	}
 }
 
 // Tool bounds a tool name for use as a label.
@@ -176,7 +293,7 @@ func (m *Metrics) Approval(outcome, via string) {
 	if !ok {
 		outcome = "cancelled"
 	}
-	if via != "elicitation" {
+	if via != "elicitation" { // one of ApprovalChannels
 		via = "api"
 	}
 	m.approvals.WithLabelValues(outcome, via).Inc()
@@ -234,6 +351,39 @@ func (m *Metrics) DecisionLog(ok bool) {
 	} else {
 		m.decisionLogs.WithLabelValues("error").Inc()
 	}
+}
+
+// BundleLoad counts a bundle load by result (one of BundleResults); ""
+// counts nothing.
+func (m *Metrics) BundleLoad(result string) {
+	if result == "" {
+		return
+	}
+	for _, r := range BundleResults {
+		if r == result {
+			m.bundleLoads.WithLabelValues(r).Inc()
+			return
+		}
+	}
+	m.bundleLoads.WithLabelValues("refused").Inc()
+}
+
+// SetQueued sets the number of requests waiting for a slot of a stage.
+func (m *Metrics) SetQueued(stage string, n int) { m.queued.WithLabelValues(stage).Set(float64(n)) }
+
+// QueueWait observes how long a request waited for a slot of a stage.
+func (m *Metrics) QueueWait(stage string, took time.Duration) {
+	m.queueWait.WithLabelValues(stage).Observe(took.Seconds())
+}
+
+// Overload counts a request answered overloaded.
+func (m *Metrics) Overload(stage, cause string) { m.overloads.WithLabelValues(stage, cause).Inc() }
+
+// SetApprovalsPending sets the number of calls waiting for approval and
+// the bytes they hold.
+func (m *Metrics) SetApprovalsPending(n int, bytes int64) {
+	m.approvalsPending.Set(float64(n))
+	m.approvalBytes.Set(float64(bytes))
 }
 
 // Inflight tracks a call in progress; call the returned function when it

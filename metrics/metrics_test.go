@@ -36,10 +36,68 @@ gate_decisions_total{decision="deny",reason="custom",tool="other"} 1
 # TYPE gate_tool_calls_total counter
 gate_tool_calls_total{outcome="error",tool="other"} 1
 `
-	if err := testutil.GatherAndCompare(m.Registry, strings.NewReader(want), "gate_decisions_total", "gate_tool_calls_total"); err != nil {
+	if err := testutil.GatherAndCompare(NonZero(m.Registry), strings.NewReader(want), "gate_decisions_total", "gate_tool_calls_total"); err != nil {
 		t.Fatal(err)
 	}
 	if n := testutil.CollectAndCount(m.decisionDuration); n != 2 {
 		t.Fatalf("%d duration series", n)
+	}
+}
+
+// TestCountersStartAtZero: every counter family is exported before anything
+// happens, with a series at 0 for each known label value, so that
+// increase() sees the first event.
+func TestCountersStartAtZero(t *testing.T) {
+	m := New()
+	mfs, err := m.Registry.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	series := map[string]float64{}
+	families := map[string]bool{}
+	for _, mf := range mfs {
+		if !strings.HasPrefix(mf.GetName(), "gate_") {
+			continue
+		}
+		families[mf.GetName()] = true
+		for _, s := range mf.Metric {
+			var labels []string
+			for _, l := range s.Label {
+				labels = append(labels, l.GetName()+"="+l.GetValue())
+			}
+			series[mf.GetName()+"{"+strings.Join(labels, ",")+"}"] = s.GetCounter().GetValue() + s.GetGauge().GetValue()
+		}
+	}
+	for _, want := range []string{
+		"gate_decisions_total{decision=deny,reason=remote_unavailable,tool=run_shell_command}",
+		"gate_decisions_total{decision=deny,reason=eval_timeout,tool=write_file}",
+		"gate_decisions_total{decision=ask,reason=approval_required,tool=edit}",
+		"gate_decisions_total{decision=allow,reason=allowed,tool=glob}",
+		"gate_tool_calls_total{outcome=denied,tool=run_shell_command}",
+		"gate_tool_calls_total{outcome=error,tool=other}",
+		"gate_approvals_total{outcome=timeout,via=api}",
+		"gate_approvals_total{outcome=refused,via=api}",
+		"gate_sessions_total{outcome=started}",
+		"gate_policy_reloads_total{result=error}",
+		"gate_decision_logs_total{result=error}",
+		"gate_bundle_loads_total{result=refused}",
+		"gate_overload_total{cause=queue_full,stage=run}",
+		"gate_overload_total{cause=queue_timeout,stage=decide}",
+		"gate_queue_length{stage=decide}",
+		"gate_approvals_pending{}",
+	} {
+		v, ok := series[want]
+		if !ok || v != 0 {
+			t.Errorf("%s: exported %v, value %v; want exported at 0", want, ok, v)
+		}
+	}
+	for _, f := range []string{"gate_queue_wait_seconds", "gate_approvals_pending_bytes"} {
+		if !families[f] {
+			t.Errorf("%s is not exported", f)
+		}
+	}
+	// The label sets stay bounded.
+	if n := len(series); n > 1000 {
+		t.Errorf("%d series before anything happened", n)
 	}
 }

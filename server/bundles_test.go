@@ -257,3 +257,34 @@ func TestDecisionLogUpload(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 }
+
+// TestBundleLoadsCounted: a healthy start-up counts an activation and no
+// refusal; a corrupt bundle is counted refused (and as a failed reload)
+// while the last good policy keeps deciding; a server answering 404 is
+// counted unavailable.
+func TestBundleLoadsCounted(t *testing.T) {
+	bs := &bundleServer{}
+	srv := httptest.NewServer(bs)
+	defer srv.Close()
+	bs.publish(teamBundle(t, "r1", "curl", ""))
+	g := replica(t, bundleConfig(srv.URL, ""))
+	waitAll(t, []*Gateway{g}, "curl x", "deny", 5*time.Second)
+	m := g.Metrics()
+	loads := func(result string) float64 { return counter(t, m, "gate_bundle_loads_total", "result", result) }
+	if loads("activated") < 1 || loads("refused") != 0 || loads("unavailable") != 0 || counter(t, m, "gate_policy_reloads_total", "result", "error") != 0 {
+		t.Fatalf("healthy start-up: activated %v refused %v unavailable %v reload errors %v", loads("activated"), loads("refused"),
+			loads("unavailable"), counter(t, m, "gate_policy_reloads_total", "result", "error"))
+	}
+
+	bs.publish([]byte("this is not a tarball"))
+	waitFor(t, "the corrupt bundle to be counted", func() bool { return loads("refused") >= 1 })
+	if counter(t, m, "gate_policy_reloads_total", "result", "error") < 1 {
+		t.Error("a refused bundle is not counted as a failed reload")
+	}
+	if decisionOf(t, g, "curl x") != "deny" {
+		t.Fatal("the last good policy stopped deciding")
+	}
+
+	bs.publish(nil) // 404
+	waitFor(t, "the missing bundle to be counted", func() bool { return loads("unavailable") >= 1 })
+}

@@ -28,12 +28,16 @@ type Gateway struct {
 	dlog      *DecisionLog
 	opaLogs   *logs.Plugin
 	revision  atomic.Value // string
+	// limits bound decisions and calls at once (limits.go).
+	limits            Limits
+	deciding, running *limiter
 }
 
 // SetApprovals makes calls the policy asks about wait for a human's answer
 // in a; without approvals they are refused at once.
 func (g *Gateway) SetApprovals(a *Approvals) {
 	a.onEnd = func(v Verdict, via string) { g.metrics.Approval(v.Outcome, via) }
+	a.setLimits(g.limits, g.metrics)
 	g.approvals = a
 }
 
@@ -50,6 +54,7 @@ func NewGateway(e *engine.Engine, r *runner.Runner, m *metrics.Metrics, log *slo
 		log = slog.New(slog.DiscardHandler)
 	}
 	g := &Gateway{runner: r, metrics: m, log: log}
+	g.SetLimits(Limits{})
 	if e != nil {
 		g.SetEngine(e, "embedded")
 	}
@@ -89,6 +94,12 @@ func (g *Gateway) decide(ctx context.Context, call engine.Call) (*engine.Engine,
 	if e == nil {
 		return nil, nil, engine.Decision{}, &engine.Error{Code: engine.CodeNotReady, Message: "policies are not loaded yet"}
 	}
+	// The decision's time budget starts once it holds a slot.
+	release, err := g.deciding.acquire(ctx)
+	if err != nil {
+		return nil, nil, engine.Decision{}, err
+	}
+	defer release()
 	start := time.Now()
 	in, d, err := e.DecideInput(ctx, call) // a panic there is an internal_error deny
 	if err != nil {
@@ -151,6 +162,12 @@ func (g *Gateway) Call(ctx context.Context, call engine.Call) (_ *CallResult, er
 		g.metrics.ToolCall(call.Tool, "denied", 0)
 		return out, nil
 	}
+	release, err := g.running.acquire(ctx)
+	if err != nil {
+		g.metrics.ToolCall(call.Tool, "error", 0)
+		return nil, err
+	}
+	defer release()
 	if call.Tool != engine.ToolShell {
 		res, err := g.runFile(e, call, in)
 		if err != nil {
@@ -204,8 +221,11 @@ func (g *Gateway) authorize(ctx context.Context, call engine.Call) (*engine.Engi
 	}
 	out := &CallResult{Decision: d}
 	if d.Decision == engine.Ask {
-		if v, ok := g.approve(ctx, call, d); ok {
+		if v, ok := g.approveChange(ctx, call, in.Change, d); ok {
 			out.Approval = &v
+			if v.Outcome == outcomeRefused {
+				out.Decision = refusedDecision(d, v)
+			}
 		}
 	}
 	if !out.Authorized() {
@@ -218,6 +238,12 @@ func (g *Gateway) authorize(ctx context.Context, call engine.Call) (*engine.Engi
 // when it can be asked, through the approvals API otherwise. ok is false
 // when there is nobody to ask.
 func (g *Gateway) approve(ctx context.Context, call engine.Call, d engine.Decision) (Verdict, bool) {
+	return g.approveChange(ctx, call, nil, d)
+}
+
+// approveChange is approve for a call whose change (a write or edit) is
+// known, for the approver to see.
+func (g *Gateway) approveChange(ctx context.Context, call engine.Call, change *fstools.Change, d engine.Decision) (Verdict, bool) {
 	if f, _ := ctx.Value(askerKey{}).(asker); f != nil {
 		if v, ok := f(ctx, call, d); ok {
 			if v.Outcome == outcomeInputRequired {
@@ -231,7 +257,7 @@ func (g *Gateway) approve(ctx context.Context, call engine.Call, d engine.Decisi
 	if g.approvals == nil {
 		return Verdict{}, false
 	}
-	return g.approvals.Wait(ctx, call, d), true
+	return g.approvals.wait(ctx, call, change, d), true
 }
 
 // runFile runs an allowed file tool call. A write or edit applies the

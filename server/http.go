@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -142,6 +143,9 @@ func writeError(w http.ResponseWriter, err error) {
 	var body ErrorBody
 	body.Error.Code = engine.CodeOf(err)
 	body.Error.Message = err.Error()
+	if ra, ok := errors.AsType[*OverloadedError](err); ok {
+		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(ra.After.Seconds()))))
+	}
 	writeJSON(w, engine.HTTPStatus(body.Error.Code), body)
 }
 

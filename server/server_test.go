@@ -144,7 +144,7 @@ func TestCall(t *testing.T) {
 gate_decisions_total{decision="allow",reason="allowed",tool="run_shell_command"} 2
 gate_decisions_total{decision="deny",reason="command_excluded",tool="run_shell_command"} 2
 `
-	if err := testutil.GatherAndCompare(g.Metrics().Registry, strings.NewReader(want), "gate_decisions_total"); err != nil {
+	if err := testutil.GatherAndCompare(metrics.NonZero(g.Metrics().Registry), strings.NewReader(want), "gate_decisions_total"); err != nil {
 		t.Fatal(err)
 	}
 	resp, err := c.Get(srv.URL + "/metrics")
@@ -320,7 +320,7 @@ func TestClientDisconnectCancels(t *testing.T) {
 				for _, m := range mf.Metric {
 					for _, l := range m.Label {
 						if l.GetName() == "outcome" && l.GetValue() == "cancelled" {
-							cancelled = m.Counter.GetValue()
+							cancelled += m.Counter.GetValue()
 						}
 					}
 				}
@@ -504,7 +504,7 @@ gate_tool_calls_total{outcome="ok",tool="grep_search"} 1
 gate_tool_calls_total{outcome="ok",tool="list_directory"} 1
 gate_tool_calls_total{outcome="ok",tool="read_file"} 1
 `
-	if err := testutil.GatherAndCompare(g.Metrics().Registry, strings.NewReader(want), "gate_tool_calls_total"); err != nil {
+	if err := testutil.GatherAndCompare(metrics.NonZero(g.Metrics().Registry), strings.NewReader(want), "gate_tool_calls_total"); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -132,7 +132,7 @@ gate_sessions_removed_total{reason="deleted"} 1
 gate_sessions_removed_total{reason="evicted"} 0
 gate_sessions_removed_total{reason="expired"} 0
 `
-	if err := testutil.GatherAndCompare(s.g.Metrics().Registry, strings.NewReader(want), "gate_sessions_open", "gate_sessions_total", "gate_sessions_removed_total"); err != nil {
+	if err := testutil.GatherAndCompare(metrics.NonZero(s.g.Metrics().Registry), strings.NewReader(want), "gate_sessions_open", "gate_sessions_total", "gate_sessions_removed_total"); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -242,7 +242,7 @@ func TestSessionShellAttack(t *testing.T) {
 				t.Fatalf("pending approvals: %v", r.body)
 			}
 			// Decided as run_shell_command calls, and counted so.
-			n := counter(t, s.g, "gate_decisions_total", map[string]string{"tool": engine.ToolShell, "decision": engine.Deny, "reason": tc.code})
+			n := counterWith(t, s.g, "gate_decisions_total", map[string]string{"tool": engine.ToolShell, "decision": engine.Deny, "reason": tc.code})
 			if int(n) != len(shells) {
 				t.Fatalf("gate_decisions_total{reason=%q} = %v, want %d", tc.code, n, len(shells))
 			}
@@ -268,8 +268,8 @@ func TestSessionShellAttack(t *testing.T) {
 	})
 }
 
-// counter returns the value of the counter name with exactly these labels.
-func counter(t *testing.T, g *Gateway, name string, labels map[string]string) float64 {
+// counterWith returns the value of the counter name with exactly these labels.
+func counterWith(t *testing.T, g *Gateway, name string, labels map[string]string) float64 {
 	t.Helper()
 	mfs, err := g.Metrics().Registry.Gather()
 	if err != nil {
@@ -323,7 +323,7 @@ func TestSessionLimitsOverHTTP(t *testing.T) {
 	}
 	refused(t, s.g, map[string]int{"max-sessions": 1, "max-session-cells": 2})
 	// Refused before the policy was asked: only the first start was decided.
-	if n := counter(t, s.g, "gate_decisions_total", map[string]string{"tool": engine.ToolShell, "decision": engine.Allow, "reason": "allowed"}); n != 1 {
+	if n := counterWith(t, s.g, "gate_decisions_total", map[string]string{"tool": engine.ToolShell, "decision": engine.Allow, "reason": "allowed"}); n != 1 {
 		t.Fatalf("decisions %v", n)
 	}
 	do(t, s.c, mustRequest(t, "DELETE", s.url+"/v1/sessions/"+id))

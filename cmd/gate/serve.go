@@ -51,6 +51,7 @@ type runOptions struct {
 	opaConfig       string
 	sessions        runner.SessionLimits
 	sessionFlags    bool // the session flags are registered
+	limits          limitOptions
 }
 
 func (o *runOptions) register(cmd *cobra.Command) {
@@ -70,6 +71,7 @@ func (o *runOptions) registerWatch(cmd *cobra.Command) {
 
 func (o *runOptions) registerApprovals(cmd *cobra.Command) {
 	cmd.Flags().DurationVar(&o.approvalTimeout, "approval-timeout", server.DefaultApprovalTimeout, "how long a call the policy asks about waits for a human's answer before it is denied")
+	o.limits.register(cmd) // commands with approvals serve calls: bound them
 }
 
 // newGateway builds the engine, the runner and the metrics.
@@ -82,6 +84,9 @@ func (a *app) newGateway(ctx context.Context, ro runOptions, log *slog.Logger) (
 		return nil, usagef("--timeout must be between 1ms and %s", runner.MaxTimeout)
 	}
 	if err := ro.checkSessions(); err != nil {
+		return nil, err
+	}
+	if err := ro.limits.check(); err != nil {
 		return nil, err
 	}
 	// "Always allow" answers persisted in the root join tools.allowed. A
@@ -144,6 +149,7 @@ func (a *app) newGateway(ctx context.Context, ro runOptions, log *slog.Logger) (
 		initial = nil // not ready until a bundle is activated
 	}
 	g := server.NewGateway(initial, r, metrics.New(), log)
+	g.SetLimits(ro.limits.Limits)
 	g.SetRules(rules)
 	if ro.decisionLog != "" {
 		dl, _, err := server.OpenDecisionLog(ro.decisionLog, map[string]string{"app": "gate", "id": instanceID, "version": version()})

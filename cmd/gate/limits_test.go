@@ -40,7 +40,7 @@ func TestEvalBoundedResources(t *testing.T) {
 		name, command, decision, code, message string
 	}{
 		{"sh +o", "sh +o", "deny", "command_excluded", ""},
-		{"bash --rcfile", "bash --rcfile", "allow", "allowed", ""},
+		{"bash --rcfile", "bash --rcfile", "deny", "command_unprovable", "interactive shell"},
 		{"30 KB of nested $(", nested(30 << 10), "deny", "command_too_complex", "(depth limit)"},
 		{"300 KB of nested $(", nested(300 << 10), "deny", "command_too_complex", "(length limit)"},
 		{"14,000 pipeline stages", strings.Repeat("ls | ", 13999) + "ls", "deny", "command_too_complex", "(depth limit)"},

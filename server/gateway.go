@@ -26,6 +26,11 @@ type Gateway struct {
 	dlog      *DecisionLog
 	opaLogs   *logs.Plugin
 	revision  atomic.Value // string
+
+	// canaries are the latest calls, to smoke-evaluate a reload with;
+	// reloadDelay is Watch's debounce interval (0: the default).
+	canaries    canaryRing
+	reloadDelay time.Duration
 }
 
 // SetApprovals makes calls the policy asks about wait for a human's answer
@@ -91,6 +96,7 @@ func (g *Gateway) decide(ctx context.Context, call engine.Call) (*engine.Engine,
 	if err != nil {
 		return nil, nil, engine.Decision{}, err
 	}
+	g.canaries.add(call)
 	d := e.Evaluate(ctx, in)
 	took := time.Since(start)
 	d.DecisionID = newDecisionID()

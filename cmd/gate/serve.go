@@ -173,8 +173,10 @@ func (a *app) newGateway(ctx context.Context, ro runOptions, log *slog.Logger) (
 	}
 	g.SetEngine(e, "embedded+"+server.Revision(watched))
 	if ro.watch && len(watched) > 0 {
-		// Settings and policies are read again, compiled off to the side
-		// and swapped in; a broken change keeps the last good engine.
+		// Settings and policies are read again, compiled off to the side,
+		// smoke-evaluated and swapped in; a broken change keeps the last
+		// good engine, and its settings do not become the base of later
+		// rebuilds ("always allow" answers).
 		reload := func() (*engine.Engine, string, error) {
 			cfg, err := a.loadConfig()
 			if err != nil {
@@ -182,6 +184,9 @@ func (a *app) newGateway(ctx context.Context, ro runOptions, log *slog.Logger) (
 			}
 			e, err := build(cfg.opts, rules.Entries())
 			if err != nil {
+				return nil, "", err
+			}
+			if err := g.CheckEngine(ctx, e); err != nil {
 				return nil, "", err
 			}
 			mu.Lock()

@@ -90,7 +90,7 @@ func New() *Metrics {
 		}, []string{"result"}),
 		decisionLogs: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "gate_decision_logs_total",
-			Help: "Decision log events by result (written, or error when one could not be written).",
+			Help: "Decision log events by result (written; error when one could not be written; dropped when the queue was full or its reader gone).",
 		}, []string{"result"}),
 		policyInfo: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "gate_policy_info",
@@ -102,6 +102,9 @@ func New() *Metrics {
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		m.decisions, m.decisionDuration, m.toolCalls, m.toolDuration, m.inflight, m.background, m.policyInfo, m.approvals, m.sessionsOpen, m.sessions, m.reloads, m.decisionLogs,
 	)
+	for _, r := range []string{"written", "error", "dropped"} {
+		m.decisionLogs.WithLabelValues(r)
+	}
 	return m
 }
 
@@ -188,6 +191,12 @@ func (m *Metrics) DecisionLog(ok bool) {
 	} else {
 		m.decisionLogs.WithLabelValues("error").Inc()
 	}
+}
+
+// DecisionLogResult counts a decision log event by result: written,
+// error (a failed write), dropped (the queue was full, or its reader gone).
+func (m *Metrics) DecisionLogResult(result string) {
+	m.decisionLogs.WithLabelValues(result).Inc()
 }
 
 // Inflight tracks a call in progress; call the returned function when it

@@ -140,10 +140,11 @@ func (a *app) newGateway(ctx context.Context, ro runOptions, log *slog.Logger) (
 	g := server.NewGateway(initial, r, metrics.New(), log)
 	g.SetRules(rules)
 	if ro.decisionLog != "" {
-		dl, _, err := server.OpenDecisionLog(ro.decisionLog, map[string]string{"app": "gate", "id": instanceID, "version": version()})
+		dl, closer, err := server.OpenDecisionLog(ro.decisionLog, map[string]string{"app": "gate", "id": instanceID, "version": version()})
 		if err != nil {
 			return nil, &engine.Error{Code: engine.CodeBadSettings, Message: "decision log", Err: err}
 		}
+		a.closers = append(a.closers, closer)
 		g.SetDecisionLog(dl)
 	}
 	watched := append(a.list("settings"), cfg.opts.PolicyDirs...)

@@ -62,6 +62,9 @@ type Input struct {
 	// ChangeError is why an edit cannot be made (no match, several
 	// matches, ...); the call then changes nothing.
 	ChangeError *fstools.ToolError `json:"change_error,omitempty"`
+	// SettingsKey names the settings the decision is made with, in
+	// data.gate.settings_by_key (set by Evaluate).
+	SettingsKey string `json:"settings_key,omitempty"`
 }
 
 // ShellInput is the parsed command.

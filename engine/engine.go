@@ -3,6 +3,8 @@ package engine
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -329,6 +331,9 @@ func NewWithPolicies(ctx context.Context, opts Options, pol *Policies) (*Engine,
 		protected[abs] = why
 	}
 	idx := buildIndex(opts.Settings, parser, aliases, eq, protected)
+	if idx.key, err = settingsKey(idx); err != nil {
+		return nil, errorf(CodeInternal, "settings index", err)
+	}
 	if opts.Remote.URL != "" && opts.Remote.KeepSettings {
 		// The server's settings are not known here: give every segment the
 		// keys of entries of any length gate could hold, so that none can
@@ -387,8 +392,14 @@ func (e *Engine) prepare(ctx context.Context, pol *Policies) error {
 	if err != nil {
 		return errorf(CodeInternal, "settings index", err)
 	}
-	if err := mergeDocuments(docs, map[string]any{"gate": map[string]any{"settings": settings}}, ""); err != nil {
-		return errorf(CodeBadPolicy, "data.gate.settings is reserved for gate's settings", err)
+	// The settings live under their own key, which the input names: the
+	// policies read them as data.gate.settings (policies/gate/decision.rego),
+	// here as on a shared OPA server.
+	if err := mergeDocuments(docs, map[string]any{"gate": map[string]any{
+		"settings_by_key":      map[string]any{e.idx.key: settings},
+		"default_settings_key": e.idx.key,
+	}}, ""); err != nil {
+		return errorf(CodeBadPolicy, "data.gate.settings_by_key and data.gate.default_settings_key are reserved for gate's settings", err)
 	}
 	store := inmem.NewFromObjectWithOpts(docs, inmem.OptReturnASTValuesOnRead(true))
 	e.store = store
@@ -413,6 +424,25 @@ func (e *Engine) prepare(ctx context.Context, pol *Policies) error {
 	}
 	e.query = q
 	return nil
+}
+
+// settingsKey names a settings index: a hash of its JSON form.
+func settingsKey(idx *index) (string, error) {
+	bs, err := json.Marshal(idx)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(bs)
+	return hex.EncodeToString(sum[:8]), nil
+}
+
+// settingsKeyFor is the key an input names: the engine's own, or none when
+// the settings are the remote server's (--opa-keep-settings).
+func (e *Engine) settingsKeyFor() string {
+	if e.remote != nil && !e.remote.push {
+		return ""
+	}
+	return e.idx.key
 }
 
 // toJSONValue converts v to the generic JSON form the store holds.
@@ -508,6 +538,7 @@ func PanicDecision(v any) Decision {
 // Evaluate evaluates the policies on an input. A command over the parser's
 // limits is denied with CodeCommandTooComplex without evaluation.
 func (e *Engine) Evaluate(ctx context.Context, in *Input) Decision {
+	in.SettingsKey = e.settingsKeyFor()
 	if in.Shell != nil && in.Shell.TooComplex != nil {
 		return e.tooComplex(in.Shell.TooComplex)
 	}

@@ -68,6 +68,9 @@ type Input struct {
 	// (Options.Layers): "static" always; "exec" when every program a
 	// command starts is decided at exec time.
 	Layers []string `json:"layers"`
+	// SettingsKey names the settings the decision is made with, in
+	// data.gate.settings_by_key (set by Evaluate).
+	SettingsKey string `json:"settings_key,omitempty"`
 }
 
 // ShellInput is the parsed command.

@@ -7,15 +7,19 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 )
 
 // remote evaluates decisions on a running OPA server through its Data API
 // instead of the embedded engine: POST {url}/v1/data/gate/decision with
-// the input. gate's settings index is pushed to {url}/v1/data/gate/settings
-// before the first decision (and again after a failure), unless the
-// operator keeps the settings on the server.
+// the input. gate's settings index is pushed under its own key,
+// {url}/v1/data/gate/settings_by_key/{key}, before the first decision (and
+// again after a failure, or when the server says it lacks them), and the
+// input names the key: gates with different settings can share a server,
+// each deciding with its own. With KeepSettings nothing is pushed and the
+// input names no key: the server's data.gate.default_settings_key does.
 type remote struct {
 	url    string
 	push   bool
@@ -95,15 +99,32 @@ func (r *remote) pushSettings(ctx context.Context, idx *index) error {
 	if r.pushed {
 		return nil
 	}
-	if err := r.do(ctx, http.MethodPut, "/v1/data/gate/settings", idx, nil); err != nil {
+	if err := r.do(ctx, http.MethodPut, "/v1/data/gate/settings_by_key/"+idx.key, idx, nil); err != nil {
 		return err
 	}
 	r.pushed = true
 	return nil
 }
 
+func (r *remote) repush() {
+	r.mu.Lock()
+	r.pushed = false
+	r.mu.Unlock()
+}
+
 // evaluate asks the server for the decision; any failure denies.
 func (r *remote) evaluate(ctx context.Context, e *Engine, in *Input) Decision {
+	d := r.evaluateOnce(ctx, e, in)
+	if r.push && slices.ContainsFunc(d.Reasons, func(x Reason) bool { return x.Code == string(CodeBadSettings) }) && ctx.Err() == nil {
+		// The server lost the settings (restarted, or they were deleted):
+		// push them again, once.
+		r.repush()
+		d = r.evaluateOnce(ctx, e, in)
+	}
+	return d
+}
+
+func (r *remote) evaluateOnce(ctx context.Context, e *Engine, in *Input) Decision {
 	if err := r.pushSettings(ctx, e.idx); err != nil {
 		return DenyWith(CodeRemoteUnavailable, "the remote decision point "+r.url+" cannot be reached: "+err.Error())
 	}
@@ -115,9 +136,7 @@ func (r *remote) evaluate(ctx context.Context, e *Engine, in *Input) Decision {
 			return DenyWith(CodeEvalTimeout, fmt.Sprintf("the remote decision point did not answer within %s", e.timeout))
 		}
 		// The server may have restarted without the settings.
-		r.mu.Lock()
-		r.pushed = false
-		r.mu.Unlock()
+		r.repush()
 		return DenyWith(CodeRemoteUnavailable, "the remote decision point "+r.url+" failed: "+err.Error())
 	}
 	if out.Result == nil {

@@ -84,8 +84,9 @@ type index struct {
 	Equivalents map[string][]pathEntry `json:"equivalents"`
 	Protected   map[string]string      `json:"protected"`
 
-	maxWords int // longest literal key, in words
-	maxPath  int // longest path key, in words
+	maxWords int    // longest literal key, in words
+	maxPath  int    // longest path key, in words
+	key      string // names the index in data.gate.settings_by_key
 }
 
 func newListIndex() *listIndex {

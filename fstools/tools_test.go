@@ -310,3 +310,54 @@ func TestGlobTruncates(t *testing.T) {
 		{"cap", args("pattern", "**/*.txt"), "~---\n[50 files truncated] ...", "Found 150 matching file(s) (truncated)", ""},
 	})
 }
+
+// TestStaleTemps leaves the temporary files of writes that never finished
+// (gate killed between create and rename) beside a file: the next write in
+// that directory removes those older than StaleTemp, keeps younger ones (a
+// write in progress) and leaves none of its own.
+func TestStaleTemps(t *testing.T) {
+	root := files(t, map[string]string{
+		"d/.gate-0123456789ab.tmp": "stale",
+		"d/.gate-ba9876543210.tmp": "in progress",
+		"d/.gate-notes.txt":        "not gate's",
+		"d/keep.txt":               "k",
+	})
+	old := time.Now().Add(-2 * StaleTemp)
+	if err := os.Chtimes(filepath.Join(root, "d/.gate-0123456789ab.tmp"), old, old); err != nil {
+		t.Fatal(err)
+	}
+	os.Chtimes(filepath.Join(root, "d/.gate-notes.txt"), old, old)
+	f := newFS(t, root)
+	if res, err := f.Run(ToolWriteFile, args("file_path", "d/new.txt", "content", "x")); err != nil || res.Error != nil {
+		t.Fatalf("%v %+v", err, res)
+	}
+	ents, _ := os.ReadDir(filepath.Join(root, "d"))
+	var got []string
+	for _, e := range ents {
+		got = append(got, e.Name())
+	}
+	if want := ".gate-ba9876543210.tmp,.gate-notes.txt,keep.txt,new.txt"; strings.Join(got, ",") != want {
+		t.Fatalf("d holds %v, want %s", got, want)
+	}
+	// WriteFileAtomic, used for gate's own files, leaves only the file.
+	p := filepath.Join(root, "own", "rules.json")
+	for _, content := range []string{"1", "22"} {
+		if err := WriteFileAtomic(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if bs, _ := os.ReadFile(p); string(bs) != content {
+			t.Fatalf("%s holds %q", p, bs)
+		}
+	}
+	if ents, _ := os.ReadDir(filepath.Dir(p)); len(ents) != 1 {
+		t.Fatalf("own holds %v", ents)
+	}
+	// A failed write (the target is a directory) leaves no temporary file.
+	os.MkdirAll(filepath.Join(root, "own", "sub"), 0o755)
+	if err := WriteFileAtomic(filepath.Join(root, "own", "sub"), []byte("x"), 0o644); err == nil {
+		t.Fatal("renamed a file over a directory")
+	}
+	if ents, _ := os.ReadDir(filepath.Join(root, "own")); len(ents) != 2 {
+		t.Fatalf("own holds %v after a failed write", ents)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/aymanbagabas/go-udiff"
 )
@@ -166,16 +167,50 @@ func (f *FS) Apply(c *Change) *Result {
 }
 
 func (f *FS) writeAtomic(rel string, content []byte, mode fs.FileMode) error {
+	return writeAtomic(f.root, rel, content, mode)
+}
+
+// TempPrefix and TempSuffix frame the names of the temporary files gate
+// writes beside a file before renaming them over it.
+const (
+	TempPrefix = ".gate-"
+	TempSuffix = ".tmp"
+)
+
+// StaleTemp is the age after which a temporary file is a leftover of a
+// write that never finished (gate killed between create and rename), and
+// is removed by the next write in its directory.
+const StaleTemp = 10 * time.Minute
+
+// WriteFileAtomic writes content to path through a temporary file in the
+// same directory, synced and renamed over it; the directory is synced after
+// the rename, so the new file survives a crash. A failed write leaves the
+// file as it was and no temporary file behind.
+func WriteFileAtomic(path string, content []byte, mode fs.FileMode) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	return writeAtomic(root, filepath.Base(path), content, mode)
+}
+
+func writeAtomic(root *os.Root, rel string, content []byte, mode fs.FileMode) error {
 	dir := filepath.Dir(rel)
 	if dir != "." {
-		if err := f.root.MkdirAll(dir, 0o755); err != nil {
+		if err := root.MkdirAll(dir, 0o755); err != nil {
 			return err
 		}
 	}
+	removeStaleTemps(root, dir)
 	var rnd [6]byte
 	_, _ = rand.Read(rnd[:])
-	tmp := filepath.Join(dir, ".gate-"+hex.EncodeToString(rnd[:])+".tmp")
-	w, err := f.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+	tmp := filepath.Join(dir, TempPrefix+hex.EncodeToString(rnd[:])+TempSuffix)
+	w, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
 	if err != nil {
 		return err
 	}
@@ -183,14 +218,43 @@ func (f *FS) writeAtomic(rel string, content []byte, mode fs.FileMode) error {
 	serr := w.Sync()
 	cerr := w.Close()
 	if err := errors.Join(werr, serr, cerr); err != nil {
-		_ = f.root.Remove(tmp)
+		_ = root.Remove(tmp)
 		return err
 	}
-	if err := f.root.Rename(tmp, rel); err != nil {
-		_ = f.root.Remove(tmp)
+	if err := root.Rename(tmp, rel); err != nil {
+		_ = root.Remove(tmp)
 		return err
 	}
-	return nil
+	// The rename is durable only once the directory is.
+	d, err := root.Open(dir)
+	if err != nil {
+		return err
+	}
+	serr = d.Sync()
+	if cerr := d.Close(); serr == nil {
+		serr = cerr
+	}
+	return serr
+}
+
+// removeStaleTemps removes gate's temporary files in dir that are older
+// than StaleTemp: those of writes in progress are younger.
+func removeStaleTemps(root *os.Root, dir string) {
+	d, err := root.Open(dir)
+	if err != nil {
+		return
+	}
+	names, _ := d.Readdirnames(-1)
+	d.Close()
+	for _, n := range names {
+		if !strings.HasPrefix(n, TempPrefix) || !strings.HasSuffix(n, TempSuffix) {
+			continue
+		}
+		p := filepath.Join(dir, n)
+		if fi, err := root.Lstat(p); err == nil && fi.Mode().IsRegular() && time.Since(fi.ModTime()) > StaleTemp {
+			_ = root.Remove(p)
+		}
+	}
 }
 
 func writeError(p string, err error) *ToolError {

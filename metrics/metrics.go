@@ -157,7 +157,7 @@ func New() *Metrics {
 		}, []string{"result"}),
 		decisionLogs: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "gate_decision_logs_total",
-			Help: "Decision log events by result (written, or error when one could not be written).",
+			Help: "Decision log events by result (written; error when one could not be written; dropped when the queue was full or its reader gone).",
 		}, []string{"result"}),
 		bundleLoads: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "gate_bundle_loads_total",
@@ -231,7 +231,7 @@ func (m *Metrics) zero() {
 	for _, r := range []string{"ok", "error"} {
 		m.reloads.WithLabelValues(r)
 	}
-	for _, r := range []string{"written", "error"} {
+	for _, r := range []string{"written", "error", "dropped"} {
 		m.decisionLogs.WithLabelValues(r)
 	}
 	for _, r := range BundleResults {
@@ -384,6 +384,12 @@ func (m *Metrics) Overload(stage, cause string) { m.overloads.WithLabelValues(st
 func (m *Metrics) SetApprovalsPending(n int, bytes int64) {
 	m.approvalsPending.Set(float64(n))
 	m.approvalBytes.Set(float64(bytes))
+}
+
+// DecisionLogResult counts a decision log event by result: written,
+// error (a failed write), dropped (the queue was full, or its reader gone).
+func (m *Metrics) DecisionLogResult(result string) {
+	m.decisionLogs.WithLabelValues(result).Inc()
 }
 
 // Inflight tracks a call in progress; call the returned function when it

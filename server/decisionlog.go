@@ -4,12 +4,17 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
+	"os/signal"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"syscall"
 	"time"
 
 	opametrics "github.com/open-policy-agent/opa/v1/metrics"
@@ -34,34 +39,177 @@ type DecisionEvent struct {
 }
 
 // DecisionLog writes decision log events as JSON lines, masked by the
-// policies' data.system.log.mask. It is safe for concurrent use.
+// policies' data.system.log.mask and by gate's default secret masks. It is
+// safe for concurrent use, and never blocks a decision: events go through a
+// bounded queue to a writer goroutine; when the queue is full (a reader
+// that stopped reading, a slow disk) they are dropped and counted in
+// gate_decision_logs_total{result="dropped"}. Each event is one write of
+// one whole line; after a failed or short write the next event starts on a
+// fresh line. A reader that went away (EPIPE) drops every later event.
 type DecisionLog struct {
 	labels map[string]string
+	w      io.Writer
+	closer io.Closer
+	log    *slog.Logger
+	count  func(result string)
 
-	mu sync.Mutex
-	w  io.Writer
+	queue    chan []byte
+	queued   atomic.Int64 // bytes in the queue
+	pending  atomic.Int64 // events queued or being written
+	maxBytes int64
+	gone     atomic.Bool // the reader went away
+	done     chan struct{}
+
+	mu     sync.RWMutex // closed, and sends on queue
+	closed bool
 }
+
+// Decision log queue bounds.
+const (
+	DecisionLogQueue      = 1024     // events
+	DecisionLogQueueBytes = 16 << 20 // bytes
+	decisionLogFlush      = 2 * time.Second
+)
+
+// Decision log results counted in gate_decision_logs_total.
+const (
+	LogWritten = "written"
+	LogError   = "error"
+	LogDropped = "dropped"
+)
 
 // NewDecisionLog writes events to w, with these labels (id, version, ...).
 func NewDecisionLog(w io.Writer, labels map[string]string) *DecisionLog {
-	return &DecisionLog{w: w, labels: labels}
+	l := &DecisionLog{w: w, labels: labels, log: slog.New(slog.DiscardHandler), count: func(string) {},
+		queue: make(chan []byte, DecisionLogQueue), maxBytes: DecisionLogQueueBytes, done: make(chan struct{})}
+	go l.run()
+	return l
 }
 
 // OpenDecisionLog opens a decision log file for appending ("-" is
-// standard output).
+// standard output). The closer flushes the queue (for a bounded time) and
+// closes the file.
 func OpenDecisionLog(path string, labels map[string]string) (*DecisionLog, io.Closer, error) {
 	if path == "-" {
-		return NewDecisionLog(os.Stdout, labels), io.NopCloser(nil), nil
+		// A reader of standard output that exits must not kill gate with
+		// SIGPIPE: with SIGPIPE notified, a write to the broken pipe fails
+		// with EPIPE instead. (Notify, unlike Ignore, is not inherited by
+		// the commands gate runs.)
+		signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+		l := NewDecisionLog(os.Stdout, labels)
+		return l, l, nil
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, nil, err
 	}
-	return NewDecisionLog(f, labels), f, nil
+	l := NewDecisionLog(f, labels)
+	l.closer = f
+	return l, l, nil
 }
 
-// SetDecisionLog makes the gateway log every decision to l.
-func (g *Gateway) SetDecisionLog(l *DecisionLog) { g.dlog = l }
+// enqueue hands a line to the writer, or reports that it was dropped.
+func (l *DecisionLog) enqueue(line []byte) bool {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	if l.closed || l.gone.Load() {
+		return false
+	}
+	n := int64(len(line))
+	if l.queued.Add(n) > l.maxBytes {
+		l.queued.Add(-n)
+		return false
+	}
+	l.pending.Add(1)
+	select {
+	case l.queue <- line:
+		return true
+	default:
+		l.queued.Add(-n)
+		l.pending.Add(-1)
+		return false
+	}
+}
+
+// run writes the queued lines, one write call each.
+func (l *DecisionLog) run() {
+	defer close(l.done)
+	torn := false // the last write left a partial line
+	for line := range l.queue {
+		l.queued.Add(-int64(len(line)))
+		if l.gone.Load() {
+			l.count(LogDropped)
+			l.pending.Add(-1)
+			continue
+		}
+		buf := line
+		if torn {
+			buf = append([]byte{'\n'}, line...)
+		}
+		n, err := l.w.Write(buf)
+		if err == nil && n < len(buf) {
+			err = io.ErrShortWrite
+		}
+		if n > 0 {
+			torn = buf[n-1] != '\n'
+		}
+		switch {
+		case err == nil:
+			l.count(LogWritten)
+		case errors.Is(err, syscall.EPIPE):
+			l.gone.Store(true)
+			l.count(LogDropped)
+			l.log.Error("the decision log's reader went away; decisions go on, their events are dropped", "error", err)
+		default:
+			l.count(LogError)
+			l.log.Error("writing the decision log", "error", err)
+		}
+		l.pending.Add(-1)
+	}
+}
+
+// Flush waits until every queued event is written, for at most timeout,
+// and reports whether they were.
+func (l *DecisionLog) Flush(timeout time.Duration) bool {
+	deadline := time.Now().Add(timeout)
+	for l.pending.Load() > 0 {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return true
+}
+
+// Close flushes the queue (for a bounded time), stops the writer and
+// closes the file. Later events are dropped.
+func (l *DecisionLog) Close() error {
+	l.Flush(decisionLogFlush)
+	l.mu.Lock()
+	if l.closed {
+		l.mu.Unlock()
+		return nil
+	}
+	l.closed = true
+	close(l.queue)
+	l.mu.Unlock()
+	select {
+	case <-l.done:
+	case <-time.After(decisionLogFlush):
+		return fmt.Errorf("the decision log writer is stuck; %d events not written", l.pending.Load())
+	}
+	if l.closer != nil {
+		return l.closer.Close()
+	}
+	return nil
+}
+
+// SetDecisionLog makes the gateway log every decision to l, counting its
+// results in the gateway's metrics and its failures in the gateway's log.
+func (g *Gateway) SetDecisionLog(l *DecisionLog) {
+	l.count, l.log = g.metrics.DecisionLogResult, g.log
+	g.dlog = l
+}
 
 // newDecisionID returns a random UUID (version 4).
 func newDecisionID() string {
@@ -96,7 +244,11 @@ func (g *Gateway) logDecision(ctx context.Context, e *engine.Engine, in *engine.
 	if who, ok := ctx.Value(requesterKey{}).(string); ok {
 		event.RequestedBy = who
 	}
-	if err := maskEvent(ctx, e, &event); err != nil {
+	err = maskEvent(ctx, e, &event)
+	if err == nil {
+		maskSecrets(&event)
+	}
+	if err != nil {
 		// An event that cannot be masked is not written in full: its
 		// input is erased.
 		g.log.Warn("decision log mask failed; input erased", "error", err)
@@ -117,14 +269,13 @@ func (g *Gateway) logDecision(ctx context.Context, e *engine.Engine, in *engine.
 		return
 	}
 	bs, err := json.Marshal(event)
-	if err == nil {
-		l.mu.Lock()
-		_, err = l.w.Write(append(bs, '\n'))
-		l.mu.Unlock()
-	}
-	g.metrics.DecisionLog(err == nil)
 	if err != nil {
-		g.log.Error("writing the decision log", "error", err)
+		g.metrics.DecisionLogResult(LogError)
+		g.log.Error("encoding a decision log event", "error", err)
+		return
+	}
+	if !l.enqueue(append(bs, '\n')) {
+		g.metrics.DecisionLogResult(LogDropped)
 	}
 }
 

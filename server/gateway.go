@@ -31,6 +31,11 @@ type Gateway struct {
 	// limits bound decisions and calls at once (limits.go).
 	limits            Limits
 	deciding, running *limiter
+
+	// canaries are the latest calls, to smoke-evaluate a reload with;
+	// reloadDelay is Watch's debounce interval (0: the default).
+	canaries    canaryRing
+	reloadDelay time.Duration
 }
 
 // SetApprovals makes calls the policy asks about wait for a human's answer
@@ -105,6 +110,7 @@ func (g *Gateway) decide(ctx context.Context, call engine.Call) (*engine.Engine,
 	if err != nil {
 		return nil, nil, engine.Decision{}, err
 	}
+	g.canaries.add(call)
 	took := time.Since(start)
 	d.DecisionID = newDecisionID()
 	reason := ""

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gate-dev/gate/engine"
+	"github.com/gate-dev/gate/fstools"
 )
 
 // RulesFile is where "always allow" answers are kept, relative to the
@@ -87,14 +88,7 @@ func (r *Rules) save() error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(r.path), 0o755); err != nil {
-		return err
-	}
-	tmp := r.path + ".tmp"
-	if err := os.WriteFile(tmp, append(bs, '\n'), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, r.path)
+	return fstools.WriteFileAtomic(r.path, append(bs, '\n'), 0o644)
 }
 
 // update applies f to the rules, saves them and rebuilds the engine; on any

@@ -26,6 +26,9 @@ type app struct {
 	stderr io.Writer
 	// exit is the status a subcommand asks for when it returns no error.
 	exit int
+	// closers are closed when the command ends (the decision log, which
+	// writes what it still holds first).
+	closers []io.Closer
 }
 
 // usageError is a mistake in the command line (exit status 2).
@@ -48,6 +51,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 	}()
 	a := &app{v: viper.New(), stdin: stdin, stdout: stdout, stderr: stderr}
+	defer func() {
+		for _, c := range a.closers {
+			c.Close()
+		}
+	}()
 	root := a.rootCommand()
 	root.SetArgs(args)
 	root.SetIn(stdin)

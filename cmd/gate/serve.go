@@ -152,10 +152,11 @@ func (a *app) newGateway(ctx context.Context, ro runOptions, log *slog.Logger) (
 	g.SetLimits(ro.limits.Limits)
 	g.SetRules(rules)
 	if ro.decisionLog != "" {
-		dl, _, err := server.OpenDecisionLog(ro.decisionLog, map[string]string{"app": "gate", "id": instanceID, "version": version()})
+		dl, closer, err := server.OpenDecisionLog(ro.decisionLog, map[string]string{"app": "gate", "id": instanceID, "version": version()})
 		if err != nil {
 			return nil, &engine.Error{Code: engine.CodeBadSettings, Message: "decision log", Err: err}
 		}
+		a.closers = append(a.closers, closer)
 		g.SetDecisionLog(dl)
 	}
 	watched := append(a.list("settings"), cfg.opts.PolicyDirs...)
@@ -185,8 +186,10 @@ func (a *app) newGateway(ctx context.Context, ro runOptions, log *slog.Logger) (
 	}
 	g.SetEngine(e, "embedded+"+server.Revision(watched))
 	if ro.watch && len(watched) > 0 {
-		// Settings and policies are read again, compiled off to the side
-		// and swapped in; a broken change keeps the last good engine.
+		// Settings and policies are read again, compiled off to the side,
+		// smoke-evaluated and swapped in; a broken change keeps the last
+		// good engine, and its settings do not become the base of later
+		// rebuilds ("always allow" answers).
 		reload := func() (*engine.Engine, string, error) {
 			cfg, err := a.loadConfig()
 			if err != nil {
@@ -194,6 +197,9 @@ func (a *app) newGateway(ctx context.Context, ro runOptions, log *slog.Logger) (
 			}
 			e, err := build(cfg.opts, rules.Entries())
 			if err != nil {
+				return nil, "", err
+			}
+			if err := g.CheckEngine(ctx, e); err != nil {
 				return nil, "", err
 			}
 			mu.Lock()

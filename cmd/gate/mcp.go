@@ -3,12 +3,10 @@ package main
 import (
 	"context"
 	"log/slog"
-	"net"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
-	"github.com/gate-dev/gate/engine"
 	"github.com/gate-dev/gate/server"
 )
 
@@ -20,12 +18,14 @@ call is a tool error whose text gives the reasons.
 
 When the policy asks, gate asks the client's user (MCP elicitation) if the
 client supports it; otherwise the call waits in the approvals API, which
---approvals-listen serves on a loopback address for 'gate approvals'.
+--approvals-listen serves on a loopback address for 'gate approvals', with
+the same bearer token as gate serve (see gate serve --help).
 Logs go to stderr.`
 
 func (a *app) mcpCommand() *cobra.Command {
 	var (
 		ro           runOptions
+		bo           boundaryOptions
 		approvalAddr string
 	)
 	cmd := &cobra.Command{
@@ -48,14 +48,18 @@ func (a *app) mcpCommand() *cobra.Command {
 			ctx, cancel := context.WithCancel(cmd.Context())
 			defer cancel()
 			if approvalAddr != "" {
-				if !loopback(approvalAddr) {
-					return usagef("--approvals-listen must be a loopback address, not %s", approvalAddr)
+				if !loopback(approvalAddr) && !isUnixListen(approvalAddr) {
+					return usagef("--approvals-listen must be a loopback address or unix:PATH, not %s", approvalAddr)
 				}
-				ln, err := net.Listen("tcp", approvalAddr)
+				hopts, err := bo.handlerOptions(approvalAddr, log)
 				if err != nil {
-					return &engine.Error{Code: engine.CodeBadSettings, Message: "approvals listen", Err: err}
+					return err
 				}
-				go server.Serve(ctx, ln, g, server.NewHandler(g, server.HandlerOptions{}), server.ServeOptions{Log: log})
+				ln, err := listen(approvalAddr)
+				if err != nil {
+					return err
+				}
+				go server.Serve(ctx, ln, g, server.NewHandler(g, hopts), server.ServeOptions{Log: log})
 			}
 			s := server.NewMCPServer(g, version())
 			err = s.Run(ctx, &mcp.IOTransport{Reader: readCloser{a.stdin}, Writer: writeCloser{a.stdout}})
@@ -70,6 +74,7 @@ func (a *app) mcpCommand() *cobra.Command {
 	ro.registerApprovals(cmd)
 	ro.registerWatch(cmd)
 	ro.registerDecisionLog(cmd)
-	cmd.Flags().StringVar(&approvalAddr, "approvals-listen", "", "serve the approvals API (and the rest of the HTTP API) on this loopback `address`")
+	cmd.Flags().StringVar(&approvalAddr, "approvals-listen", "", "serve the approvals API (and the rest of the HTTP API) on this loopback `address` or unix:PATH, with gate serve's boundary (token, Host, Origin)")
+	bo.register(cmd)
 	return cmd
 }

@@ -33,11 +33,27 @@ policies and runs it only when allowed; operators scrape /metrics.
          /mcp                        MCP (streamable HTTP) with gate's tools
   GET    /metrics  /healthz  /readyz
 
-gate listens on 127.0.0.1 by default. Listening on any other address needs a
-bearer token (--token-file, or GATE_TOKEN), which clients send as
-"Authorization: Bearer TOKEN". On SIGTERM or Ctrl-C gate stops accepting, lets
-in-flight calls finish until --shutdown-timeout, then stops their process
-groups and every background process.`
+Every endpoint but /healthz and /readyz is guarded, so that no web page can
+make gate run a command (cross-site posts, DNS rebinding):
+  - clients send "Authorization: Bearer TOKEN". On loopback, gate makes the
+    token at its first start and keeps it, mode 0600, in
+    ` + tokenFileHelp + `,
+    where gate approvals reads it. --token-file or GATE_TOKEN give one instead
+    (needed on any other address); --no-token serves without one (loopback
+    and unix sockets only);
+  - --listen unix:PATH serves on a unix socket (mode 0600): no token unless
+    one is given, the file's permissions decide who may connect;
+  - the Host must be localhost, 127.0.0.1, [::1], the listen address, or a
+    name given with --allowed-host (403 host_not_allowed);
+  - a request with an Origin header is refused unless --allowed-origin names
+    it (403 origin_not_allowed);
+  - a body must be Content-Type: application/json (415 unsupported_media_type;
+    an empty body needs no type) and arrive within --body-timeout (408
+    request_timeout); headers over 64 KiB are 431 headers_too_large.
+
+On SIGTERM or Ctrl-C gate stops accepting, lets in-flight calls finish until
+--shutdown-timeout, then stops their process groups and every background
+process.`
 
 // runOptions are the flags of commands that run tool calls.
 type runOptions struct {

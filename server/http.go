@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"io"
@@ -10,6 +9,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gate-dev/gate/engine"
 	"github.com/gate-dev/gate/runner"
@@ -20,11 +20,23 @@ const DefaultMaxBody = 10 << 20
 
 // HandlerOptions configure the HTTP API.
 type HandlerOptions struct {
-	// Token, when set, is required as "Authorization: Bearer TOKEN" on every
-	// endpoint but /healthz and /readyz.
+	// Token, when set, is required as "Authorization: Bearer TOKEN" (the
+	// scheme in any case) on every endpoint but /healthz and /readyz.
 	Token string
 	// MaxBody bounds request bodies; zero means DefaultMaxBody.
 	MaxBody int64
+	// AllowedHosts are Host names (any port) served besides localhost,
+	// 127.0.0.1 and [::1]; requests naming another host are refused.
+	AllowedHosts []string
+	// AllowedOrigins are the Origin values (scheme://host[:port]) accepted;
+	// a request carrying any other Origin header is refused.
+	AllowedOrigins []string
+	// BodyTimeout bounds the time a request body may take to arrive; zero
+	// means DefaultBodyTimeout.
+	BodyTimeout time.Duration
+	// MaxHeaderBytes bounds the request line and headers; zero means
+	// DefaultMaxHeaderBytes.
+	MaxHeaderBytes int
 	// MCP, when set, is served at /mcp (see NewMCPHandler).
 	MCP http.Handler
 }
@@ -60,6 +72,12 @@ type ErrorBody struct {
 func NewHandler(g *Gateway, opts HandlerOptions) http.Handler {
 	if opts.MaxBody <= 0 {
 		opts.MaxBody = DefaultMaxBody
+	}
+	if opts.BodyTimeout <= 0 {
+		opts.BodyTimeout = DefaultBodyTimeout
+	}
+	if opts.MaxHeaderBytes <= 0 {
+		opts.MaxHeaderBytes = DefaultMaxHeaderBytes
 	}
 	h := &handler{g: g, opts: opts}
 	mux := http.NewServeMux()
@@ -98,30 +116,12 @@ func NewHandler(g *Gateway, opts HandlerOptions) http.Handler {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, &engine.Error{Code: engine.CodeNotFound, Message: "no endpoint " + r.Method + " " + r.URL.Path})
 	})
-	return h.auth(withRequester(mux))
+	return h.guard(withRequester(mux))
 }
 
 type handler struct {
 	g    *Gateway
 	opts HandlerOptions
-}
-
-func (h *handler) auth(next http.Handler) http.Handler {
-	if h.opts.Token == "" {
-		return next
-	}
-	want := []byte("Bearer " + h.opts.Token)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/healthz" && r.URL.Path != "/readyz" {
-			got := []byte(r.Header.Get("Authorization"))
-			if subtle.ConstantTimeCompare(got, want) != 1 {
-				w.Header().Set("WWW-Authenticate", `Bearer realm="gate"`)
-				writeError(w, &engine.Error{Code: engine.CodeUnauthorized, Message: "missing or wrong bearer token"})
-				return
-			}
-		}
-		next.ServeHTTP(w, r)
-	})
 }
 
 // withRequester records who sent a request, for the decision log.
@@ -153,11 +153,7 @@ func writeError(w http.ResponseWriter, err error) {
 func readBody(w http.ResponseWriter, r *http.Request, max int64) ([]byte, error) {
 	bs, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
 	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return nil, &engine.Error{Code: engine.CodeRequestTooLarge, Message: "request body over " + strconv.FormatInt(mbe.Limit, 10) + " bytes"}
-		}
-		return nil, &engine.Error{Code: engine.CodeInvalidCall, Message: "cannot read the request body", Err: err}
+		return nil, bodyError(err, 0)
 	}
 	return bs, nil
 }
@@ -207,6 +203,14 @@ func (h *handler) decide(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		writeError(w, err)
 		return
+	}
+	if call.Tool == engine.ToolShell {
+		// A dry run validates the arguments as /v1/call does, so that it
+		// answers as the call would.
+		if _, err := runner.ParseArgs(call.Args); err != nil {
+			writeError(w, &engine.Error{Code: engine.CodeInvalidCall, Message: err.Error()})
+			return
+		}
 	}
 	d, err := h.g.Decide(r.Context(), call)
 	if err != nil {

@@ -37,9 +37,13 @@ func Serve(ctx context.Context, ln net.Listener, g *Gateway, h http.Handler, opt
 	srv := &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-		BaseContext:       func(net.Listener) context.Context { return base },
-		ErrorLog:          slog.NewLogLogger(opts.Log.Handler(), slog.LevelWarn),
+		// Above the handler's own bound, so that headers between the two
+		// get the handler's JSON 431 (no WriteTimeout or ReadTimeout: a
+		// call may run for minutes; the handler bounds body reads).
+		MaxHeaderBytes: ServerMaxHeaderBytes,
+		IdleTimeout:    2 * time.Minute,
+		BaseContext:    func(net.Listener) context.Context { return base },
+		ErrorLog:       slog.NewLogLogger(opts.Log.Handler(), slog.LevelWarn),
 	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()

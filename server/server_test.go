@@ -65,6 +65,9 @@ type response struct {
 func post(t *testing.T, client *http.Client, url, body string, header ...string) response {
 	t.Helper()
 	req, _ := http.NewRequest("POST", url, strings.NewReader(body))
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])
 	}
@@ -179,6 +182,8 @@ func TestBadRequests(t *testing.T) {
 		{"directory escape", "/v1/call", `{"tool":"run_shell_command","args":{"command":"ls","is_background":false,"directory":"../.."}}`, 400, "invalid_call"},
 		{"too large", "/v1/call", `{"tool":"run_shell_command","args":{"command":"` + strings.Repeat("x", 2000) + `"}}`, 413, "request_too_large"},
 		{"decide malformed", "/v1/decide", `[]`, 400, "invalid_call"},
+		{"decide missing is_background", "/v1/decide", `{"tool":"run_shell_command","args":{"command":"ls"}}`, 400, "invalid_call"},
+		{"decide command not a string", "/v1/decide", `{"tool":"run_shell_command","args":{"command":1,"is_background":false}}`, 400, "invalid_call"},
 		{"no endpoint", "/v2/call", `{}`, 404, "not_found"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -203,8 +208,13 @@ func TestToken(t *testing.T) {
 	if r := get(t, c, srv.URL+"/metrics"); r.status != 401 {
 		t.Fatalf("metrics without token: %d", r.status)
 	}
-	if r := post(t, c, srv.URL+"/v1/decide", shell("ls"), "Authorization", "Bearer s3cret"); r.status != 200 {
-		t.Fatalf("right token: %d %v", r.status, r.body)
+	for _, auth := range []string{"Bearer s3cret", "bearer s3cret", "BEARER  s3cret "} {
+		if r := post(t, c, srv.URL+"/v1/decide", shell("ls"), "Authorization", auth); r.status != 200 {
+			t.Fatalf("right token as %q: %d %v", auth, r.status, r.body)
+		}
+	}
+	if r := post(t, c, srv.URL+"/v1/decide", shell("ls"), "Authorization", "Basic s3cret"); r.status != 401 {
+		t.Fatalf("another scheme: %d", r.status)
 	}
 	for _, p := range []string{"/healthz", "/readyz"} {
 		if r := get(t, c, srv.URL+p); r.status != 200 {
@@ -307,6 +317,7 @@ func TestClientDisconnectCancels(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, "POST", srv.URL+"/v1/call", strings.NewReader(shell("sleep 100 & echo $! > pid; wait")))
+	req.Header.Set("Content-Type", "application/json")
 	if _, err := srv.Client().Do(req); err == nil {
 		t.Fatal("the call returned before the client gave up")
 	}
@@ -366,6 +377,7 @@ func TestConcurrentCallsNoLeak(t *testing.T) {
 				cmd = "rm -f x"
 			}
 			req, _ := http.NewRequest("POST", srv.URL+"/v1/call", strings.NewReader(shell(cmd)))
+			req.Header.Set("Content-Type", "application/json")
 			resp, err := c.Do(req)
 			if err != nil {
 				errs <- err.Error()

@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	neturl "net/url"
 	"os"
@@ -14,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gate-dev/gate/engine"
+	"github.com/gate-dev/gate/server"
 )
 
 const approvalsLong = `List the calls waiting for a human's answer on a running gate (gate serve,
@@ -31,13 +34,15 @@ leading words: "git status", "npm test"), never the whole command line, and
 keeps them in .gate/allowed.json under the workspace root, where agents
 cannot write.
 
-The server is --server (default $GATE_SERVER or http://127.0.0.1:8787); the
-bearer token, when the server needs one, comes from $GATE_TOKEN. Every answer
-is counted in gate_approvals_total and logged with who gave it.`
+The server is --server (default $GATE_SERVER or http://127.0.0.1:8787; unix:PATH
+for a server on a unix socket). The bearer token comes from --token-file, then
+$GATE_TOKEN, then the file gate serve keeps, ` + tokenFileHelp + `.
+Every answer is counted in gate_approvals_total and logged with who gave it.`
 
 func (a *app) approvalsCommand() *cobra.Command {
 	var (
 		serverURL, by, reason string
+		tokenFile             string
 		always                bool
 	)
 	cmd := &cobra.Command{
@@ -52,13 +57,17 @@ func (a *app) approvalsCommand() *cobra.Command {
 			if serverURL == "" {
 				serverURL = "http://127.0.0.1:8787"
 			}
-			serverURL = strings.TrimSuffix(serverURL, "/")
+			token, err := clientToken(tokenFile)
+			if err != nil {
+				return err
+			}
+			api := newAPIClient(serverURL, token)
 			if by == "" {
 				by = os.Getenv("USER")
 			}
 			switch {
 			case len(args) == 0 || (len(args) == 1 && args[0] == "list"):
-				return a.listApprovals(serverURL)
+				return a.listApprovals(api)
 			case len(args) == 2 && (args[0] == "approve" || args[0] == "deny"):
 				body, _ := json.Marshal(map[string]any{"by": by, "reason": reason, "always": always && args[0] == "approve"})
 				var out struct {
@@ -66,7 +75,7 @@ func (a *app) approvalsCommand() *cobra.Command {
 					Outcome string   `json:"outcome"`
 					Rules   []string `json:"rules"`
 				}
-				if err := apiCall("POST", serverURL+"/v1/approvals/"+args[1]+"/"+args[0], body, &out); err != nil {
+				if err := api.call("POST", "/v1/approvals/"+neturl.PathEscape(args[1])+"/"+args[0], body, &out); err != nil {
 					return err
 				}
 				fmt.Fprintf(a.stdout, "%s %s\n", out.ID, out.Outcome)
@@ -82,7 +91,7 @@ func (a *app) approvalsCommand() *cobra.Command {
 					} `json:"rules"`
 					File string `json:"file"`
 				}
-				if err := apiCall("GET", serverURL+"/v1/rules", nil, &out); err != nil {
+				if err := api.call("GET", "/v1/rules", nil, &out); err != nil {
 					return err
 				}
 				if len(out.Rules) == 0 {
@@ -94,7 +103,7 @@ func (a *app) approvalsCommand() *cobra.Command {
 				return nil
 			case len(args) == 2 && args[0] == "revoke":
 				var out map[string]string
-				if err := apiCall("DELETE", serverURL+"/v1/rules?entry="+neturl.QueryEscape(args[1])+"&by="+neturl.QueryEscape(by), nil, &out); err != nil {
+				if err := api.call("DELETE", "/v1/rules?entry="+neturl.QueryEscape(args[1])+"&by="+neturl.QueryEscape(by), nil, &out); err != nil {
 					return err
 				}
 				fmt.Fprintf(a.stdout, "revoked %s\n", out["revoked"])
@@ -103,14 +112,15 @@ func (a *app) approvalsCommand() *cobra.Command {
 			return usagef("approvals takes no argument, list, approve ID, deny ID, rules or revoke ENTRY")
 		},
 	}
-	cmd.Flags().StringVar(&serverURL, "server", "", "gate's `URL`")
+	cmd.Flags().StringVar(&serverURL, "server", "", "gate's `URL` (or unix:PATH)")
+	cmd.Flags().StringVar(&tokenFile, "token-file", "", "`file` holding the server's bearer token (default: $GATE_TOKEN, then "+tokenFileHelp+")")
 	cmd.Flags().StringVar(&by, "by", "", "who answers, for the log (default $USER)")
 	cmd.Flags().StringVar(&reason, "reason", "", "why, for the log and the agent")
 	cmd.Flags().BoolVar(&always, "always", false, "with approve: allow such commands from now on (a persisted, revocable rule per program)")
 	return cmd
 }
 
-func (a *app) listApprovals(serverURL string) error {
+func (a *app) listApprovals(api *apiClient) error {
 	var out struct {
 		Approvals []struct {
 			ID       string          `json:"id"`
@@ -120,7 +130,7 @@ func (a *app) listApprovals(serverURL string) error {
 			Expires  time.Time       `json:"expires"`
 		} `json:"approvals"`
 	}
-	if err := apiCall("GET", serverURL+"/v1/approvals", nil, &out); err != nil {
+	if err := api.call("GET", "/v1/approvals", nil, &out); err != nil {
 		return err
 	}
 	if len(out.Approvals) == 0 {
@@ -135,29 +145,51 @@ func (a *app) listApprovals(serverURL string) error {
 	return nil
 }
 
-// apiCall calls gate's HTTP API and decodes the JSON answer into out.
-func apiCall(method, url string, body []byte, out any) error {
-	req, err := http.NewRequest(method, url, bytes.NewReader(body))
+// apiClient calls gate's HTTP API, over TCP or a unix socket.
+type apiClient struct {
+	base, token string
+	client      *http.Client
+}
+
+// newAPIClient returns a client of the server at url (http://HOST:PORT or
+// unix:PATH) that sends token when it is set.
+func newAPIClient(url, token string) *apiClient {
+	c := &apiClient{base: strings.TrimSuffix(url, "/"), token: token, client: &http.Client{Timeout: 30 * time.Second}}
+	if path, ok := strings.CutPrefix(url, "unix:"); ok {
+		c.base = "http://localhost"
+		c.client.Transport = &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+			return (&net.Dialer{}).DialContext(ctx, "unix", path)
+		}}
+	}
+	return c
+}
+
+// call sends a request (a JSON body when body is not nil) and decodes the
+// JSON answer into out.
+func (c *apiClient) call(method, path string, body []byte, out any) error {
+	url := c.base + path
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequest(method, url, rd)
 	if err != nil {
 		return usagef("bad server URL: %v", err)
 	}
-	if t := os.Getenv("GATE_TOKEN"); t != "" {
-		req.Header.Set("Authorization", "Bearer "+t)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
 	}
-	client := &http.Client{Timeout: 30 * time.Second}
-	resp, err := client.Do(req)
+	if c.token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.token)
+	}
+	resp, err := c.client.Do(req)
 	if err != nil {
 		return &engine.Error{Code: engine.CodeInternal, Message: "cannot reach gate at " + url, Err: err}
 	}
 	defer resp.Body.Close()
 	bs, _ := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
 	if resp.StatusCode != http.StatusOK {
-		var e struct {
-			Error struct {
-				Code    engine.Code `json:"code"`
-				Message string      `json:"message"`
-			} `json:"error"`
-		}
+		var e server.ErrorBody
 		if json.Unmarshal(bs, &e) == nil && e.Error.Code != "" {
 			return &engine.Error{Code: e.Error.Code, Message: e.Error.Message}
 		}

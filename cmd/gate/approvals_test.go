@@ -25,7 +25,7 @@ func freeAddr(t *testing.T) string {
 // TestApprovalsCLI runs gate serve in the default approval mode, makes a
 // call that waits for approval, and answers it with gate approvals.
 func TestApprovalsCLI(t *testing.T) {
-	t.Setenv("GATE_TOKEN", "")
+	tokenFile := privateState(t)
 	root := t.TempDir()
 	addr := freeAddr(t)
 	url := "http://" + addr
@@ -36,19 +36,15 @@ func TestApprovalsCLI(t *testing.T) {
 		served <- code
 	}()
 	defer func() { stop(); <-served }()
-	for i := 0; i < 200; i++ {
-		if resp, err := http.Get(url + "/readyz"); err == nil {
-			resp.Body.Close()
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	waitReady(t, url)
+	// gate approvals finds the token gate serve made, as the test does.
+	token := readFile(t, tokenFile)
 
 	for _, answer := range []string{"deny", "approve"} {
 		done := make(chan int, 1)
 		go func() {
-			resp, err := http.Post(url+"/v1/call", "application/json",
-				strings.NewReader(`{"tool":"run_shell_command","args":{"command":"touch made","is_background":false}}`))
+			resp, err := http.DefaultClient.Do(apiRequest("POST", url+"/v1/call", token,
+				`{"tool":"run_shell_command","args":{"command":"touch made","is_background":false}}`))
 			if err != nil {
 				done <- 0
 				return
@@ -83,4 +79,53 @@ func TestApprovalsCLI(t *testing.T) {
 	if code, out, _ := runGate(t, context.Background(), "approvals", "--server", url); code != 0 || !strings.Contains(out, "No calls are waiting") {
 		t.Fatalf("empty list: %d %q", code, out)
 	}
+}
+
+// privateState points gate's state directory at a temporary one, so that
+// a test never reads or writes the user's token, and clears GATE_TOKEN; it
+// returns where gate serve keeps its token there.
+func privateState(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", dir)
+	t.Setenv("GATE_TOKEN", "")
+	return filepath.Join(dir, "gate", "token")
+}
+
+// waitReady waits until a gate server at url answers /readyz.
+func waitReady(t *testing.T, url string) {
+	t.Helper()
+	for i := 0; i < 500; i++ {
+		if resp, err := http.Get(url + "/readyz"); err == nil {
+			resp.Body.Close()
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("%s never answered", url)
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	bs, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(bs))
+}
+
+// apiRequest is a request to gate's API as gate's clients send it: the
+// bearer token, and a JSON body when there is one.
+func apiRequest(method, url, token, body string) *http.Request {
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		panic(err)
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	return req
 }

@@ -55,6 +55,7 @@ func TestServeReplicasWithBundles(t *testing.T) {
 	config := filepath.Join(t.TempDir(), "opa.json")
 	os.WriteFile(config, []byte(fmt.Sprintf(`{"services": {"s": {"url": %q}}, "bundles": {"team": {"service": "s", "resource": "/b.tar.gz", "polling": {"min_delay_seconds": 1, "max_delay_seconds": 1}}}}`, bundles.URL)), 0o644)
 
+	tokenFile := privateState(t) // the replicas share one state directory, so one token
 	ctx, stop := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	defer func() { stop(); wg.Wait() }()
@@ -77,7 +78,9 @@ func TestServeReplicasWithBundles(t *testing.T) {
 		return resp.StatusCode
 	}
 	decide := func(url, command string) string {
-		resp, err := http.Post(url+"/v1/decide", "application/json", strings.NewReader(`{"tool":"run_shell_command","args":{"command":`+fmt.Sprintf("%q", command)+`}}`))
+		token, _ := os.ReadFile(tokenFile)
+		resp, err := http.DefaultClient.Do(apiRequest("POST", url+"/v1/decide", strings.TrimSpace(string(token)),
+			`{"tool":"run_shell_command","args":{"command":`+fmt.Sprintf("%q", command)+`,"is_background":false}}`))
 		if err != nil {
 			return err.Error()
 		}

@@ -3,11 +3,9 @@ package main
 import (
 	"context"
 	"log/slog"
-	"net"
 
 	"github.com/spf13/cobra"
 
-	"github.com/gate-dev/gate/engine"
 	"github.com/gate-dev/gate/server"
 )
 
@@ -19,12 +17,14 @@ call is a tool error whose text gives the reasons.
 
 When the policy asks, gate asks the client's user (MCP elicitation) if the
 client supports it; otherwise the call waits in the approvals API, which
---approvals-listen serves on a loopback address for 'gate approvals'.
+--approvals-listen serves on a loopback address for 'gate approvals', with
+the same bearer token as gate serve (see gate serve --help).
 Logs go to stderr.`
 
 func (a *app) mcpCommand() *cobra.Command {
 	var (
 		ro           runOptions
+		bo           boundaryOptions
 		approvalAddr string
 	)
 	cmd := &cobra.Command{
@@ -47,14 +47,18 @@ func (a *app) mcpCommand() *cobra.Command {
 			ctx, cancel := context.WithCancel(cmd.Context())
 			defer cancel()
 			if approvalAddr != "" {
-				if !loopback(approvalAddr) {
-					return usagef("--approvals-listen must be a loopback address, not %s", approvalAddr)
+				if !loopback(approvalAddr) && !isUnixListen(approvalAddr) {
+					return usagef("--approvals-listen must be a loopback address or unix:PATH, not %s", approvalAddr)
 				}
-				ln, err := net.Listen("tcp", approvalAddr)
+				hopts, err := bo.handlerOptions(approvalAddr, log)
 				if err != nil {
-					return &engine.Error{Code: engine.CodeBadSettings, Message: "approvals listen", Err: err}
+					return err
 				}
-				go server.Serve(ctx, ln, g, server.NewHandler(g, server.HandlerOptions{}), server.ServeOptions{Log: log})
+				ln, err := listen(approvalAddr)
+				if err != nil {
+					return err
+				}
+				go server.Serve(ctx, ln, g, server.NewHandler(g, hopts), server.ServeOptions{Log: log})
 			}
 			s := server.NewMCPServer(g, version())
 			err = s.Run(ctx, server.StdioTransport(readCloser{a.stdin}, writeCloser{a.stdout}))
@@ -70,6 +74,7 @@ func (a *app) mcpCommand() *cobra.Command {
 	ro.registerWatch(cmd)
 	ro.registerDecisionLog(cmd)
 	ro.registerSessions(cmd)
-	cmd.Flags().StringVar(&approvalAddr, "approvals-listen", "", "serve the approvals API (and the rest of the HTTP API) on this loopback `address`")
+	cmd.Flags().StringVar(&approvalAddr, "approvals-listen", "", "serve the approvals API (and the rest of the HTTP API) on this loopback `address` or unix:PATH, with gate serve's boundary (token, Host, Origin)")
+	bo.register(cmd)
 	return cmd
 }

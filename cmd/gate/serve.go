@@ -7,7 +7,6 @@ import (
 	"net"
 	"os"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -34,11 +33,27 @@ policies and runs it only when allowed; operators scrape /metrics.
          /mcp                        MCP (streamable HTTP) with gate's tools
   GET    /metrics  /healthz  /readyz
 
-gate listens on 127.0.0.1 by default. Listening on any other address needs a
-bearer token (--token-file, or GATE_TOKEN), which clients send as
-"Authorization: Bearer TOKEN". On SIGTERM or Ctrl-C gate stops accepting, lets
-in-flight calls finish until --shutdown-timeout, then stops their process
-groups and every background process.`
+Every endpoint but /healthz and /readyz is guarded, so that no web page can
+make gate run a command (cross-site posts, DNS rebinding):
+  - clients send "Authorization: Bearer TOKEN". On loopback, gate makes the
+    token at its first start and keeps it, mode 0600, in
+    ` + tokenFileHelp + `,
+    where gate approvals reads it. --token-file or GATE_TOKEN give one instead
+    (needed on any other address); --no-token serves without one (loopback
+    and unix sockets only);
+  - --listen unix:PATH serves on a unix socket (mode 0600): no token unless
+    one is given, the file's permissions decide who may connect;
+  - the Host must be localhost, 127.0.0.1, [::1], the listen address, or a
+    name given with --allowed-host (403 host_not_allowed);
+  - a request with an Origin header is refused unless --allowed-origin names
+    it (403 origin_not_allowed);
+  - a body must be Content-Type: application/json (415 unsupported_media_type;
+    an empty body needs no type) and arrive within --body-timeout (408
+    request_timeout); headers over 64 KiB are 431 headers_too_large.
+
+On SIGTERM or Ctrl-C gate stops accepting, lets in-flight calls finish until
+--shutdown-timeout, then stops their process groups and every background
+process.`
 
 // runOptions are the flags of commands that run tool calls.
 type runOptions struct {
@@ -214,48 +229,92 @@ func (a *app) newGateway(ctx context.Context, ro runOptions, log *slog.Logger) (
 	return g, nil
 }
 
+// boundaryOptions are the flags of the HTTP server's boundary.
+type boundaryOptions struct {
+	tokenFile      string
+	noToken        bool
+	allowedHosts   []string
+	allowedOrigins []string
+	bodyTimeout    time.Duration
+}
+
+func (b *boundaryOptions) register(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&b.tokenFile, "token-file", "", "`file` holding the bearer token clients must send (default: $GATE_TOKEN, then, on loopback, "+tokenFileHelp+", made at the first start)")
+	cmd.Flags().BoolVar(&b.noToken, "no-token", false, "serve without a bearer token (loopback or unix socket only)")
+	cmd.Flags().StringArrayVar(&b.allowedHosts, "allowed-host", nil, "a Host `name` clients use, served besides localhost, 127.0.0.1 and [::1] (repeatable)")
+	cmd.Flags().StringArrayVar(&b.allowedOrigins, "allowed-origin", nil, "a web `origin` (scheme://host[:port]) whose pages may call gate; any other Origin is refused (repeatable)")
+	cmd.Flags().DurationVar(&b.bodyTimeout, "body-timeout", server.DefaultBodyTimeout, "how long a request body may take to arrive (408 after)")
+}
+
+// tokenFileHelp names the default token file in help texts.
+const tokenFileHelp = "$XDG_STATE_HOME/gate/token (~/.local/state/gate/token)"
+
+// handlerOptions checks the boundary flags for a server listening on
+// listen, resolves its token and logs where it comes from.
+func (b *boundaryOptions) handlerOptions(listen string, log *slog.Logger) (server.HandlerOptions, error) {
+	token, source, err := serverAuth(listen, b.tokenFile, b.noToken)
+	if err != nil {
+		return server.HandlerOptions{}, err
+	}
+	if b.bodyTimeout <= 0 {
+		return server.HandlerOptions{}, usagef("--body-timeout must be positive")
+	}
+	hosts := slices.Clone(b.allowedHosts)
+	if host, _, err := net.SplitHostPort(listen); err == nil && !isUnixListen(listen) {
+		if ip := net.ParseIP(host); host != "" && (ip == nil || !ip.IsUnspecified()) {
+			hosts = append(hosts, host) // the name or address the operator listens on
+		} else if len(b.allowedHosts) == 0 {
+			log.Warn("listening on every interface: only requests whose Host is localhost, 127.0.0.1 or [::1] are served; name the others with --allowed-host")
+		}
+	}
+	log.Info("gate authentication", "auth", token != "", "token_file", source)
+	return server.HandlerOptions{Token: token, AllowedHosts: hosts, AllowedOrigins: b.allowedOrigins, BodyTimeout: b.bodyTimeout}, nil
+}
+
 func (a *app) serveCommand() *cobra.Command {
 	var (
-		listen, tokenFile string
-		maxBody           int64
-		shutdown          time.Duration
-		ro                runOptions
+		listenAddr string
+		maxBody    int64
+		shutdown   time.Duration
+		ro         runOptions
+		bo         boundaryOptions
 	)
 	cmd := &cobra.Command{
 		Use:   "serve [--listen ADDR]",
 		Short: "Serve the HTTP API: decide and run tool calls, expose metrics",
 		Long:  serveLong,
 		Example: `  gate serve --settings .qwen/settings.json
-  curl -s localhost:8787/v1/call -d '{"tool":"run_shell_command","args":{"command":"ls","is_background":false}}'`,
+  curl -s localhost:8787/v1/call -H 'Content-Type: application/json' \
+    -H "Authorization: Bearer $(cat ~/.local/state/gate/token)" \
+    -d '{"tool":"run_shell_command","args":{"command":"ls","is_background":false}}'
+  gate serve --listen unix:$XDG_RUNTIME_DIR/gate.sock   # no token: the socket is 0600`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			token, err := readToken(tokenFile)
+			log := slog.New(slog.NewTextHandler(a.stderr, nil))
+			hopts, err := bo.handlerOptions(listenAddr, log)
 			if err != nil {
 				return err
 			}
-			if !loopback(listen) && token == "" {
-				return usagef("refusing to listen on %s without a bearer token: it is not a loopback address, so anyone who can reach it could run commands; give --token-file FILE or set GATE_TOKEN", listen)
-			}
-			log := slog.New(slog.NewTextHandler(a.stderr, nil))
 			g, err := a.newGateway(cmd.Context(), ro, log)
 			if err != nil {
 				return err
 			}
-			ln, err := net.Listen("tcp", listen)
+			ln, err := listen(listenAddr)
 			if err != nil {
-				return &engine.Error{Code: engine.CodeBadSettings, Message: "listen", Err: err}
+				return err
 			}
-			log.Info("gate listening", "url", "http://"+ln.Addr().String(), "root", g.Runner().Root(), "auth", token != "")
+			log.Info("gate listening", "url", listenURL(ln), "root", g.Runner().Root(), "auth", hopts.Token != "")
 			g.SetApprovals(server.NewApprovals(ro.approvalTimeout, log))
-			mcpHandler := server.NewMCPHandler(server.NewMCPServer(g, version()))
-			h := server.NewHandler(g, server.HandlerOptions{Token: token, MaxBody: maxBody, MCP: mcpHandler})
+			hopts.MaxBody = maxBody
+			hopts.MCP = server.NewMCPHandler(server.NewMCPServer(g, version()))
+			h := server.NewHandler(g, hopts)
 			return server.Serve(cmd.Context(), ln, g, h, server.ServeOptions{ShutdownTimeout: shutdown, Log: log})
 		},
 	}
-	cmd.Flags().StringVar(&listen, "listen", "127.0.0.1:8787", "`address` to listen on")
-	cmd.Flags().StringVar(&tokenFile, "token-file", "", "`file` holding the bearer token clients must send (default: $GATE_TOKEN)")
+	cmd.Flags().StringVar(&listenAddr, "listen", "127.0.0.1:8787", "`address` to listen on (host:port, or unix:PATH for a unix socket)")
 	cmd.Flags().Int64Var(&maxBody, "max-body", server.DefaultMaxBody, "largest request body in `bytes`")
 	cmd.Flags().DurationVar(&shutdown, "shutdown-timeout", server.DefaultShutdownTimeout, "how long in-flight calls may finish on shutdown")
+	bo.register(cmd)
 	ro.register(cmd)
 	ro.registerApprovals(cmd)
 	ro.registerWatch(cmd)
@@ -269,22 +328,6 @@ var instanceID = func() string {
 	h, _ := os.Hostname()
 	return fmt.Sprintf("%s-%d", h, os.Getpid())
 }()
-
-// readToken reads the bearer token from a file, or GATE_TOKEN.
-func readToken(file string) (string, error) {
-	if file == "" {
-		return strings.TrimSpace(os.Getenv("GATE_TOKEN")), nil
-	}
-	bs, err := os.ReadFile(file)
-	if err != nil {
-		return "", &engine.Error{Code: engine.CodeBadSettings, Message: "token file", Err: err}
-	}
-	token := strings.TrimSpace(string(bs))
-	if token == "" {
-		return "", &engine.Error{Code: engine.CodeBadSettings, Message: fmt.Sprintf("token file %s is empty", file)}
-	}
-	return token, nil
-}
 
 // loopback reports whether addr only listens on a loopback interface.
 func loopback(addr string) bool {

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // escapeTree is base/proj (the root) with ways out of it, and base/outside.
@@ -151,6 +152,9 @@ func TestSymlinkSwapRace(t *testing.T) {
 				os.Remove(d)
 			}
 			os.Rename(stash, d)
+			// Leave d in place for a moment, so that some writes get
+			// through whole: a swap during every write would prove nothing.
+			time.Sleep(20 * time.Microsecond)
 		}
 	}()
 	writes := 0

@@ -260,6 +260,13 @@ func TestSameOutputAndStatus(t *testing.T) {
 		"ls -l nowhere; echo $?",
 		"for i in 1 2 3; do echo $i; done | sort -r; exit 3",
 		"echo out; echo err >&2; (exit 7)",
+		// Job control: a stopped job stays stopped until SIGCONT
+		// (group-stops are kept with PTRACE_LISTEN).
+		`set -m; sleep 30 & p=$!; kill -STOP $p
+		for i in $(seq 400); do jobs -l | grep -q Stopped && break; sleep 0.05; done; jobs
+		sleep 0.2; jobs; kill -CONT $p
+		for i in $(seq 400); do jobs -l | grep -q Running && break; sleep 0.05; done; jobs
+		kill $p; wait $p; echo status $?`,
 	} {
 		cmd := exec.Command("bash", "-c", script)
 		cmd.Dir = dir

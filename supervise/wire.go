@@ -82,7 +82,7 @@ func (e *enc) bool(v bool) {
 		e.uint(0)
 	}
 }
-func (e *enc) str(s string) { e.uint(uint64(len(s))); e.b = append(e.b, s...) }
+func (e *enc) str(s string)   { e.uint(uint64(len(s))); e.b = append(e.b, s...) }
 func (e *enc) bytes(s []byte) { e.uint(uint64(len(s))); e.b = append(e.b, s...) }
 func (e *enc) strs(ss []string) {
 	e.uint(uint64(len(ss)))
@@ -111,7 +111,8 @@ func (d *dec) fail() {
 
 func (d *dec) uint() uint64 {
 	v, n := binary.Uvarint(d.b)
-	if n <= 0 {
+	// Only the shortest encoding: one value, one form.
+	if n <= 0 || n > 1 && d.b[n-1] == 0 {
 		d.fail()
 		return 0
 	}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"path"
 	"runtime"
 	"strconv"
 	"strings"
@@ -61,6 +62,7 @@ type helper struct {
 	pendingTID map[int]uint64
 	seq        uint64
 	cmdline    []byte
+	askNames   map[string]bool
 
 	root       atomic.Int64
 	rootDone   bool
@@ -99,6 +101,10 @@ func HelperMain(opts HelperOptions) int {
 	}
 	if h.cfg, err = decodeConfig(p); err != nil {
 		return exitHelperFailed
+	}
+	h.askNames = map[string]bool{}
+	for _, n := range h.cfg.AskNames {
+		h.askNames[n] = true
 	}
 	h.signals()
 	go h.readLoop()
@@ -520,6 +526,12 @@ func (h *helper) exec(tid int) {
 	h.mu.Lock()
 	p.program, p.shell = e.Program, false
 	h.mu.Unlock()
+	if h.cfg.Prefilter && !e.Truncated && e.Exe != "" && !(h.cfg.AskByShell && e.ByShell) &&
+		!h.askNames[path.Base(e.Program)] {
+		_ = unix.PtraceCont(tid, 0)
+		h.send(encodeExec(msgAllowed, execMsg{Exec: e}))
+		return
+	}
 	h.seq++
 	h.pending[h.seq] = tid
 	h.pendingTID[tid] = h.seq

@@ -87,6 +87,25 @@ type Options struct {
 	// Confine is passed as it is to HelperOptions.BeforeStart in the
 	// helper (the filesystem confinement spec).
 	Confine []byte
+	// Prefilter, when set, lets the helper allow at once, without a round
+	// trip, every exec the caller does not need to decide: it asks only
+	// about programs whose base name (of Exec.Program) is listed, and
+	// about every exec by the shell when ByShell is set. Truncated or
+	// unreadable execs are always asked about (and denied). The others
+	// go to Observe after they were allowed. The caller must derive the
+	// list from its policy so that no exec it could deny is left out:
+	// with rules on program names (exclude rm, git push), those names,
+	// and multi-call binaries (busybox, toybox) that can run them.
+	Prefilter *Prefilter
+	// Observe is called, from one goroutine and in order, with each exec
+	// that Prefilter allowed without asking. It must not block.
+	Observe func(Exec)
+}
+
+// Prefilter narrows the execs the Decider is asked about (Options.Prefilter).
+type Prefilter struct {
+	Names   []string
+	ByShell bool
 }
 
 // Defaults of Options.

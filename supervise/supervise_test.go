@@ -80,14 +80,33 @@ func self(t testing.TB) string {
 	return exe
 }
 
+// outFile is a command's output in a file: written as the command writes,
+// with no copy that could lag behind (as with a bytes.Buffer, copied
+// until every process holding the pipe is gone).
+type outFile struct{ f *os.File }
+
+func newOut(t testing.TB) outFile {
+	f, err := os.CreateTemp(t.TempDir(), "out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return outFile{f}
+}
+
+func (o outFile) String() string {
+	b, _ := os.ReadFile(o.f.Name())
+	return string(b)
+}
+
 // start starts bash -c script in dir under supervision.
-func start(t testing.TB, dir, script string, d Decider, opts *Options) (*Tree, *bytes.Buffer, *bytes.Buffer) {
+func start(t testing.TB, dir, script string, d Decider, opts *Options) (*Tree, outFile, outFile) {
 	t.Helper()
 	cmd := exec.Command("bash", "-c", script)
 	cmd.Dir = dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	stdout, stderr := newOut(t), newOut(t)
+	cmd.Stdout, cmd.Stderr = stdout.f, stderr.f
 	tree, err := Wrap(cmd, self(t), d, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -99,7 +118,7 @@ func start(t testing.TB, dir, script string, d Decider, opts *Options) (*Tree, *
 		_ = tree.Kill()
 		<-tree.Done()
 	})
-	return tree, &stdout, &stderr
+	return tree, stdout, stderr
 }
 
 // run runs bash -c script in dir under supervision until its whole tree
@@ -499,5 +518,51 @@ func TestStartFailure(t *testing.T) {
 	}
 	if _, err := tree.Wait(); err == nil {
 		t.Fatal("Wait after a failed start gave no error")
+	}
+}
+
+// With a prefilter only the listed programs reach the decider; the
+// others run at once and are observed.
+func TestPrefilter(t *testing.T) {
+	needSupervise(t)
+	dir := t.TempDir()
+	v := victim(t, dir, "victim")
+	rec := denying("rm")
+	var mu sync.Mutex
+	var observed []string
+	cmd := exec.Command("bash", "-c", "ls >/dev/null; echo x | cat; rm victim; echo $?")
+	cmd.Dir = dir
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	tree, err := Wrap(cmd, self(t), rec.decide, &Options{
+		Prefilter: &Prefilter{Names: []string{"rm"}},
+		Observe: func(e Exec) {
+			mu.Lock()
+			observed = append(observed, path.Base(e.Program))
+			mu.Unlock()
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tree.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tree.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	<-tree.Done()
+	survives(t, v)
+	if stdout.String() != "x\n137\n" {
+		t.Errorf("stdout %q", stdout.String())
+	}
+	asked := rec.execs()
+	if len(asked) != 1 || path.Base(asked[0].Program) != "rm" {
+		t.Errorf("asked about %+v", asked)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !slices.Contains(observed, "ls") || !slices.Contains(observed, "cat") || slices.Contains(observed, "rm") {
+		t.Errorf("observed %v", observed)
 	}
 }

@@ -98,6 +98,9 @@ func Wrap(cmd *exec.Cmd, self string, d Decider, opts *Options) (*Tree, error) {
 	}
 	t.cfg = config{Path: cmd.Path, Args: args, ExtraFiles: len(cmd.ExtraFiles),
 		DecideRoot: t.opts.DecideRoot, Confine: t.opts.Confine}
+	if pf := t.opts.Prefilter; pf != nil {
+		t.cfg.Prefilter, t.cfg.AskNames, t.cfg.AskByShell = true, pf.Names, pf.ByShell
+	}
 	cmd.Path = self
 	cmd.Args = []string{self, HelperArg}
 	cmd.ExtraFiles = append([]*os.File{t.child}, cmd.ExtraFiles...)
@@ -271,6 +274,11 @@ func (t *Tree) readLoop() {
 			var m execMsg
 			if m, err = decodeExec(p); err == nil {
 				go t.decideExec(m)
+			}
+		case msgAllowed:
+			var m execMsg
+			if m, err = decodeExec(p); err == nil && t.opts.Observe != nil {
+				t.opts.Observe(m.Exec)
 			}
 		case msgExit:
 			var ws int

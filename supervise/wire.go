@@ -52,6 +52,9 @@ type config struct {
 	ExtraFiles int  // files after the socket that the command gets as fd 3, 4, ...
 	DecideRoot bool // ask about the root's own exec too
 	Confine    []byte
+	Prefilter  bool     // ask only about AskNames and (AskByShell) the shell's execs
+	AskNames   []string // base names of programs to ask about
+	AskByShell bool
 }
 
 type verdictMsg struct {
@@ -183,6 +186,9 @@ func encodeConfig(c config) []byte {
 	e.int(c.ExtraFiles)
 	e.bool(c.DecideRoot)
 	e.bytes(c.Confine)
+	e.bool(c.Prefilter)
+	e.strs(c.AskNames)
+	e.bool(c.AskByShell)
 	return e.frame()
 }
 
@@ -192,6 +198,7 @@ func decodeConfig(p []byte) (config, error) {
 	if cf := d.raw(); len(cf) > 0 {
 		c.Confine = append([]byte(nil), cf...)
 	}
+	c.Prefilter, c.AskNames, c.AskByShell = d.bool(), d.strs(), d.bool()
 	if err := d.end(); err != nil {
 		return config{}, err
 	}

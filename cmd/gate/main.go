@@ -9,14 +9,12 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/gate-dev/gate/supervise"
+	// "gate __supervise" is the exec supervisor's helper: it runs from
+	// this package's initialisation, before gate's heavy packages.
+	_ "github.com/gate-dev/gate/supervise/helper"
 )
 
 func main() {
-	// The exec supervisor's helper: nothing else of gate runs in it.
-	if len(os.Args) > 1 && os.Args[1] == supervise.HelperArg {
-		os.Exit(supervise.HelperMain(supervise.HelperOptions{}))
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()

@@ -8,6 +8,10 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	// "gate __supervise" is the exec supervisor's helper: it runs from
+	// this package's initialisation, before gate's heavy packages.
+	_ "github.com/gate-dev/gate/supervise/helper"
 )
 
 func main() {

@@ -56,13 +56,14 @@ type helper struct {
 	procs map[int]*proc // by PID; read by the socket reader (PIDs, signals)
 
 	// Owned by the tracer thread.
-	threads    map[int]*proc  // by TID
-	early      map[int]bool   // new TIDs that stopped before their creator's event
-	pending    map[uint64]int // exec seq → TID stopped at it
-	pendingTID map[int]uint64
-	seq        uint64
-	cmdline    []byte
-	askNames   map[string]bool
+	threads     map[int]*proc  // by TID
+	early       map[int]bool   // new TIDs that stopped before their creator's event
+	pending     map[uint64]int // exec seq → TID stopped at it
+	pendingTID  map[int]uint64
+	seq         uint64
+	cmdline     []byte
+	askNames    map[string]bool
+	transparent map[string]bool
 
 	root       atomic.Int64
 	rootDone   bool
@@ -105,6 +106,10 @@ func HelperMain(opts HelperOptions) int {
 	h.askNames = map[string]bool{}
 	for _, n := range h.cfg.AskNames {
 		h.askNames[n] = true
+	}
+	h.transparent = map[string]bool{}
+	for _, n := range h.cfg.Transparent {
+		h.transparent[n] = true
 	}
 	h.signals()
 	go h.readLoop()
@@ -524,7 +529,9 @@ func (h *helper) exec(tid int) {
 	e.PID, e.PPID, e.Depth = p.pid, p.ppid, p.depth
 	e.ByShell, e.ParentProgram = p.shell, p.parentProgram
 	h.mu.Lock()
-	p.program, p.shell = e.Program, false
+	// A wrapper or shell the shell ran (env, sudo, xargs, bash -c) runs
+	// what it runs on the shell's behalf: its execs are the shell's too.
+	p.program, p.shell = e.Program, e.ByShell && h.transparent[path.Base(e.Program)]
 	h.mu.Unlock()
 	if h.cfg.Prefilter && !e.Truncated && e.Exe != "" && !(h.cfg.AskByShell && e.ByShell) &&
 		!h.askNames[path.Base(e.Program)] {

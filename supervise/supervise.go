@@ -45,7 +45,8 @@ type Exec struct {
 	ParentProgram string `json:"parent_program"`
 	// ByShell is true when the process was, until this exec, a copy of
 	// the command's own shell: the root process after its first exec, or
-	// a fork of it (subshells) that had not exec'd since.
+	// a fork of it (subshells) that had not exec'd since, or had only
+	// exec'd programs listed in Options.Transparent.
 	ByShell bool `json:"by_shell"`
 	// Root is true for the root process's first exec: the command itself.
 	Root bool `json:"root,omitempty"`
@@ -97,6 +98,11 @@ type Options struct {
 	// with rules on program names (exclude rm, git push), those names,
 	// and multi-call binaries (busybox, toybox) that can run them.
 	Prefilter *Prefilter
+	// Transparent lists base names of programs (wrappers and shells: env,
+	// sudo, xargs, bash) that run other programs on behalf of whoever ran
+	// them: a process in which the shell ran one of them stays a copy of
+	// the shell for ByShell, and so do its forks.
+	Transparent []string
 	// Observe is called, from one goroutine and in order, with each exec
 	// that Prefilter allowed without asking. It must not block.
 	Observe func(Exec)

@@ -566,3 +566,40 @@ func TestPrefilter(t *testing.T) {
 		t.Errorf("observed %v", observed)
 	}
 }
+
+// Programs listed in Options.Transparent (wrappers, shells) run what they
+// run on the shell's behalf: their execs, and their children's, are by the
+// shell; other programs' are not.
+func TestTransparentByShell(t *testing.T) {
+	needSupervise(t)
+	for _, tc := range []struct {
+		name        string
+		transparent []string
+		want        bool
+	}{
+		{"listed", []string{"env", "xargs", "bash"}, true},
+		{"not listed", nil, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rec := denying()
+			tree, _, _ := start(t, t.TempDir(), "env true; echo x | xargs true; bash -c '/bin/true; /bin/true'", rec.decide, &Options{Transparent: tc.transparent})
+			if _, err := tree.Wait(); err != nil {
+				t.Fatal(err)
+			}
+			<-tree.Done()
+			n := 0
+			for _, e := range rec.execs() {
+				if path.Base(e.Program) != "true" {
+					continue
+				}
+				n++
+				if e.ByShell != tc.want {
+					t.Errorf("true under %s: by_shell %v, want %v", path.Base(e.ParentProgram), e.ByShell, tc.want)
+				}
+			}
+			if n != 4 {
+				t.Fatalf("%d execs of true, want 4: %+v", n, rec.execs())
+			}
+		})
+	}
+}

@@ -97,7 +97,7 @@ func Wrap(cmd *exec.Cmd, self string, d Decider, opts *Options) (*Tree, error) {
 		args = []string{cmd.Path}
 	}
 	t.cfg = config{Path: cmd.Path, Args: args, ExtraFiles: len(cmd.ExtraFiles),
-		DecideRoot: t.opts.DecideRoot, Confine: t.opts.Confine}
+		DecideRoot: t.opts.DecideRoot, Confine: t.opts.Confine, Transparent: t.opts.Transparent}
 	if pf := t.opts.Prefilter; pf != nil {
 		t.cfg.Prefilter, t.cfg.AskNames, t.cfg.AskByShell = true, pf.Names, pf.ByShell
 	}

@@ -55,6 +55,9 @@ type config struct {
 	Prefilter  bool     // ask only about AskNames and (AskByShell) the shell's execs
 	AskNames   []string // base names of programs to ask about
 	AskByShell bool
+	// Transparent are base names of programs that count as the shell's
+	// own: a process that the shell ran one of them in stays "by shell".
+	Transparent []string
 }
 
 type verdictMsg struct {
@@ -189,6 +192,7 @@ func encodeConfig(c config) []byte {
 	e.bool(c.Prefilter)
 	e.strs(c.AskNames)
 	e.bool(c.AskByShell)
+	e.strs(c.Transparent)
 	return e.frame()
 }
 
@@ -199,6 +203,7 @@ func decodeConfig(p []byte) (config, error) {
 		c.Confine = append([]byte(nil), cf...)
 	}
 	c.Prefilter, c.AskNames, c.AskByShell = d.bool(), d.strs(), d.bool()
+	c.Transparent = d.strs()
 	if err := d.end(); err != nil {
 		return config{}, err
 	}

@@ -6,7 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
+
 	"fmt"
 	"os"
 	"path/filepath"
@@ -87,6 +87,8 @@ type Engine struct {
 		query rego.PreparedEvalQuery
 		err   error
 	}
+	exec     execQuery
+	cat      *shellparse.Catalogue
 	parser   *shellparse.Parser
 	resolver *fstools.Resolver
 	fs       *fstools.FS
@@ -177,16 +179,22 @@ func LoadPolicies(dirs []string) (*Policies, error) {
 	return p, nil
 }
 
-// entrypoint is the reference of the decision rule.
-var entrypoint = ast.MustParseRef(Query)
+// entrypoints are the references of the decision rules, and where rules
+// that add to them go.
+var entrypoints = []struct {
+	ref   ast.Ref
+	rules string
+}{{ast.MustParseRef(Query), "data.gate.rules"}, {ast.MustParseRef(ExecQuery), "data.gate.exec.rules"}}
 
-// checkUserModule refuses a module that defines the entrypoint: extra
-// policies add reasons under data.gate.rules, they do not replace the
-// decision.
+// checkUserModule refuses a module that defines an entrypoint: extra
+// policies add reasons under data.gate.rules (data.gate.exec.rules at exec
+// time), they do not replace the decision.
 func checkUserModule(m *ast.Module) error {
 	for _, r := range m.Rules {
-		if p := r.Path(); p.HasPrefix(entrypoint) || entrypoint.HasPrefix(p) {
-			return fmt.Errorf("rule %s redefines gate's entrypoint %s; add deny or ask rules in a package under data.gate.rules instead", r.Ref(), Query)
+		for _, ep := range entrypoints {
+			if p := r.Path(); p.HasPrefix(ep.ref) || ep.ref.HasPrefix(p) {
+				return fmt.Errorf("rule %s redefines gate's entrypoint %s; add deny or ask rules in a package under %s instead", r.Ref(), ep.ref, ep.rules)
+			}
 		}
 	}
 	return nil
@@ -342,6 +350,7 @@ func NewWithPolicies(ctx context.Context, opts Options, pol *Policies) (*Engine,
 	}
 	e := &Engine{
 		parser:   parser,
+		cat:      cat,
 		resolver: resolver,
 		fs:       files,
 		idx:      idx,
@@ -401,29 +410,33 @@ func (e *Engine) prepare(ctx context.Context, pol *Policies) error {
 	}}, ""); err != nil {
 		return errorf(CodeBadPolicy, "data.gate.settings_by_key and data.gate.default_settings_key are reserved for gate's settings", err)
 	}
-	store := inmem.NewFromObjectWithOpts(docs, inmem.OptReturnASTValuesOnRead(true))
-	e.store = store
-	opts := []func(*rego.Rego){
-		rego.Query(Query),
-		rego.Store(store),
-		rego.StrictBuiltinErrors(true),
-		rego.UnsafeBuiltins(unsafeBuiltins),
-		rego.SetRegoVersion(ast.RegoV1),
-	}
-	names := make([]string, 0, len(pol.Modules))
-	for name := range pol.Modules {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		opts = append(opts, rego.ParsedModule(pol.Modules[name]))
-	}
-	q, err := rego.New(opts...).PrepareForEval(ctx)
+	e.store = inmem.NewFromObjectWithOpts(docs, inmem.OptReturnASTValuesOnRead(true))
+	q, err := e.prepareQuery(ctx, Query)
 	if err != nil {
 		return errorf(CodeBadPolicy, "compiling policies", err)
 	}
 	e.query = q
 	return nil
+}
+
+// prepareQuery compiles the policies for one query on the engine's store.
+func (e *Engine) prepareQuery(ctx context.Context, query string) (rego.PreparedEvalQuery, error) {
+	opts := []func(*rego.Rego){
+		rego.Query(query),
+		rego.Store(e.store),
+		rego.StrictBuiltinErrors(true),
+		rego.UnsafeBuiltins(unsafeBuiltins),
+		rego.SetRegoVersion(ast.RegoV1),
+	}
+	names := make([]string, 0, len(e.policies.Modules))
+	for name := range e.policies.Modules {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		opts = append(opts, rego.ParsedModule(e.policies.Modules[name]))
+	}
+	return rego.New(opts...).PrepareForEval(ctx)
 }
 
 // settingsKey names a settings index: a hash of its JSON form.
@@ -552,28 +565,7 @@ func (e *Engine) Evaluate(ctx context.Context, in *Input) Decision {
 		return e.remote.evaluate(ctx, e, in)
 	}
 	rs, err := e.query.Eval(ctx, rego.EvalParsedInput(val))
-	// A context that ended during (or before) evaluation may have cut it
-	// short, whatever it returned.
-	if cerr := ctx.Err(); cerr != nil {
-		if errors.Is(cerr, context.DeadlineExceeded) {
-			return DenyWith(CodeEvalTimeout, fmt.Sprintf("policy evaluation did not finish within %s", e.timeout))
-		}
-		return DenyWith(CodeEvalTimeout, "policy evaluation was cancelled: "+cerr.Error())
-	}
-	if err != nil {
-		return DenyWith(CodePolicyError, "policy evaluation failed: "+err.Error())
-	}
-	if len(rs) == 0 || len(rs[0].Expressions) == 0 {
-		return DenyWith(CodePolicyUndefined, Query+" is undefined for this input")
-	}
-	if len(rs) > 1 {
-		return DenyWith(CodePolicyError, Query+" has more than one result")
-	}
-	d, err := decodeDecision(rs[0].Expressions[0].Value)
-	if err != nil {
-		return DenyWith(CodePolicyError, err.Error())
-	}
-	return d
+	return e.result(ctx, Query, rs, err)
 }
 
 // tooComplex is the deny of a command over a limit of the parser.
@@ -585,7 +577,10 @@ func (e *Engine) tooComplex(le *shellparse.LimitError) Decision {
 	return DenyWith(CodeCommandTooComplex, "The command is too complex to check ("+le.Limit+" limit): "+msg)
 }
 
-func decodeDecision(v any) (Decision, error) {
+func decodeDecision(v any) (Decision, error) { return decodeDecisionOf(Query, v) }
+
+// decodeDecisionOf checks and decodes the value of the entrypoint query.
+func decodeDecisionOf(Query string, v any) (Decision, error) {
 	m, ok := v.(map[string]any)
 	if !ok {
 		return Decision{}, fmt.Errorf("%s is not an object", Query)

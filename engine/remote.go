@@ -114,24 +114,33 @@ func (r *remote) repush() {
 
 // evaluate asks the server for the decision; any failure denies.
 func (r *remote) evaluate(ctx context.Context, e *Engine, in *Input) Decision {
-	d := r.evaluateOnce(ctx, e, in)
+	return r.evaluateAt(ctx, e, Query, "/v1/data/gate/decision", in)
+}
+
+// evaluateExec asks the server for the exec-time decision.
+func (r *remote) evaluateExec(ctx context.Context, e *Engine, in *ExecInput) Decision {
+	return r.evaluateAt(ctx, e, ExecQuery, "/v1/data/gate/exec/decision", in)
+}
+
+func (r *remote) evaluateAt(ctx context.Context, e *Engine, query, path string, in any) Decision {
+	d := r.evaluateOnce(ctx, e, query, path, in)
 	if r.push && slices.ContainsFunc(d.Reasons, func(x Reason) bool { return x.Code == string(CodeBadSettings) }) && ctx.Err() == nil {
 		// The server lost the settings (restarted, or they were deleted):
 		// push them again, once.
 		r.repush()
-		d = r.evaluateOnce(ctx, e, in)
+		d = r.evaluateOnce(ctx, e, query, path, in)
 	}
 	return d
 }
 
-func (r *remote) evaluateOnce(ctx context.Context, e *Engine, in *Input) Decision {
+func (r *remote) evaluateOnce(ctx context.Context, e *Engine, query, path string, in any) Decision {
 	if err := r.pushSettings(ctx, e.idx); err != nil {
 		return DenyWith(CodeRemoteUnavailable, "the remote decision point "+r.url+" cannot be reached: "+err.Error())
 	}
 	var out struct {
 		Result any `json:"result"`
 	}
-	if err := r.do(ctx, http.MethodPost, "/v1/data/gate/decision", map[string]any{"input": in}, &out); err != nil {
+	if err := r.do(ctx, http.MethodPost, path, map[string]any{"input": in}, &out); err != nil {
 		if ctx.Err() != nil {
 			return DenyWith(CodeEvalTimeout, fmt.Sprintf("the remote decision point did not answer within %s", e.timeout))
 		}
@@ -140,9 +149,9 @@ func (r *remote) evaluateOnce(ctx context.Context, e *Engine, in *Input) Decisio
 		return DenyWith(CodeRemoteUnavailable, "the remote decision point "+r.url+" failed: "+err.Error())
 	}
 	if out.Result == nil {
-		return DenyWith(CodePolicyUndefined, Query+" is undefined on the remote decision point "+r.url)
+		return DenyWith(CodePolicyUndefined, query+" is undefined on the remote decision point "+r.url)
 	}
-	d, err := decodeDecision(out.Result)
+	d, err := decodeDecisionOf(query, out.Result)
 	if err != nil {
 		return DenyWith(CodePolicyError, "remote decision point: "+err.Error())
 	}

@@ -7,8 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
+	"mvdan.cc/sh/v3/shell"
 
 	"github.com/gate-dev/gate/engine"
 )
@@ -22,6 +26,11 @@ Exactly one of:
   --batch FILE    one call per line {"id", "tool", "args"}; one decision per
                   line, in order, carrying the call's id. A malformed line gets
                   {"id", "error": {"code", "message"}} and the batch goes on.
+  --exec ARGV     the exec-time decision (data.gate.exec.decision) on one
+                  program a supervised command is about to run: ARGV is split
+                  as shell words, its first found on PATH (or a path); add
+                  --by-shell when the command's own shell runs it. The output
+                  also holds "exec", the input's exec part as gate computed it.
 
 A decision, even a deny, exits 0. A malformed call exits 5 (after the whole
 batch, for --batch); unreadable settings 3; broken policies 4; bad flags 2.`
@@ -31,6 +40,8 @@ type evalResult struct {
 	ID json.RawMessage `json:"id,omitempty"`
 	*engine.Decision
 	Error *errorBody `json:"error,omitempty"`
+	// Exec is the exec-time input's exec part (--exec).
+	Exec *engine.ExecFacts `json:"exec,omitempty"`
 }
 
 type errorBody struct {
@@ -39,24 +50,36 @@ type errorBody struct {
 }
 
 func (a *app) evalCommand() *cobra.Command {
-	var command, call, batch string
+	var command, call, batch, execArgv string
+	var byShell bool
 	cmd := &cobra.Command{
-		Use:   "eval (--command CMD | --call FILE | --batch FILE)",
+		Use:   "eval (--command CMD | --call FILE | --batch FILE | --exec ARGV [--by-shell])",
 		Short: "Decide tool calls (a dry run) and print the decisions as JSON",
 		Long:  evalLong,
 		Example: `  gate eval --settings .qwen/settings.json --command 'ls && rm -rf build'
   echo '{"tool":"write_file","args":{"file_path":".git/config","content":"x"}}' | gate eval --call -
-  gate eval --approval-mode yolo --batch calls.jsonl`,
+  gate eval --approval-mode yolo --batch calls.jsonl
+  gate eval --settings s.json --exec 'git -C repo push origin main'`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			n := 0
-			for _, f := range []string{"command", "call", "batch"} {
+			for _, f := range []string{"command", "call", "batch", "exec"} {
 				if cmd.Flags().Changed(f) {
 					n++
 				}
 			}
 			if n != 1 {
-				return usagef("eval needs exactly one of --command, --call or --batch")
+				return usagef("eval needs exactly one of --command, --call, --batch or --exec")
+			}
+			if byShell && !cmd.Flags().Changed("exec") {
+				return usagef("--by-shell goes with --exec")
+			}
+			var x engine.Exec
+			if cmd.Flags().Changed("exec") {
+				var err error
+				if x, err = execOf(execArgv, byShell); err != nil {
+					return err
+				}
 			}
 			e, err := a.newEngine(cmd.Context())
 			if err != nil {
@@ -64,6 +87,13 @@ func (a *app) evalCommand() *cobra.Command {
 			}
 			out := json.NewEncoder(a.stdout)
 			switch {
+			case cmd.Flags().Changed("exec"):
+				if x.Cwd == "" {
+					x.Cwd = e.Files().Resolver().Root()
+				}
+				d := e.DecideExec(cmd.Context(), nil, x)
+				f := e.ExecFacts(x)
+				return out.Encode(evalResult{Decision: &d, Exec: &f})
 			case cmd.Flags().Changed("command"):
 				d, err := e.Decide(cmd.Context(), engine.Call{Tool: engine.ToolShell, Args: map[string]any{"command": command}})
 				if err != nil {
@@ -102,6 +132,8 @@ func (a *app) evalCommand() *cobra.Command {
 	cmd.Flags().StringVar(&command, "command", "", "decide a run_shell_command call with this `command`")
 	cmd.Flags().StringVar(&call, "call", "", "decide the call in `file` (- for stdin)")
 	cmd.Flags().StringVar(&batch, "batch", "", "decide one call per line of `file` (- for stdin)")
+	cmd.Flags().StringVar(&execArgv, "exec", "", "decide one exec of a supervised command: its `argv` as shell words")
+	cmd.Flags().BoolVar(&byShell, "by-shell", false, "with --exec: the command's own shell runs the program")
 	return cmd
 }
 
@@ -193,4 +225,24 @@ func decodeCall(bs []byte) (engine.Call, json.RawMessage, error) {
 		}
 	}
 	return c, raw.ID, nil
+}
+
+// execOf builds the exec a supervisor would see when argv runs: the file
+// argv[0] names on PATH (or as a path), symlinks resolved.
+func execOf(argv string, byShell bool) (engine.Exec, error) {
+	words, err := shell.Fields(argv, func(string) string { return "" })
+	if err != nil || len(words) == 0 {
+		return engine.Exec{}, usagef("--exec needs an argv (shell words): %v", err)
+	}
+	p, err := exec.LookPath(words[0])
+	if err != nil {
+		return engine.Exec{}, &engine.Error{Code: engine.CodeInvalidCall, Message: "--exec: " + words[0] + " is not a program on PATH", Err: err}
+	}
+	if p, err = filepath.Abs(p); err == nil {
+		if real, err := filepath.EvalSymlinks(p); err == nil {
+			p = real
+		}
+	}
+	cwd, _ := os.Getwd()
+	return engine.Exec{Program: p, Exe: p, Argv: words, Cwd: cwd, ByShell: byShell}, nil
 }

@@ -1,0 +1,318 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/rego"
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/gate-dev/gate/shellparse"
+)
+
+// ExecQuery is the exec-time entrypoint: the decision on one program a
+// supervised command is about to run.
+const ExecQuery = "data.gate.exec.decision"
+
+// Exec is a program a supervised command tree is about to run, read when
+// the kernel has loaded it and before its first instruction (see package
+// supervise, whose Exec has the same fields).
+type Exec struct {
+	// Program is what runs: the #! script, the program ld.so loads, or
+	// the executed file.
+	Program string `json:"program"`
+	// Exe is the executed file (/proc/PID/exe).
+	Exe  string   `json:"exe"`
+	Argv []string `json:"argv"`
+	Cwd  string   `json:"cwd"`
+	PID  int      `json:"pid"`
+	PPID int      `json:"ppid"`
+	// Depth counts forks from the command's shell.
+	Depth  int    `json:"depth"`
+	Script string `json:"script"`
+	Loaded string `json:"loaded,omitempty"`
+	// ParentProgram is the program of the process that forked this one.
+	ParentProgram string `json:"parent_program"`
+	// ByShell is set when the command's own shell (or a wrapper it ran)
+	// runs this program directly.
+	ByShell bool `json:"by_shell"`
+}
+
+// ExecFacts are an exec with what the rules match, computed by gate.
+type ExecFacts struct {
+	Exec
+	// Name is the program's name: the base name of Program.
+	Name string `json:"name"`
+	// Names are the names the program is matched by: Name, and argv[0]'s
+	// name when the command word found that same file on PATH (python3
+	// for /usr/bin/python3.11); never a name argv[0] claims for another
+	// file (BASH_CMDS[ls]=/bin/rm runs rm, not ls).
+	Names []string `json:"names"`
+	// Identity is the excluded program this file is a link to or a copy of.
+	Identity string `json:"identity,omitempty"`
+	// Words are the program's name, then its own arguments (after the
+	// interpreter's for a script, after ld.so's for the loaded program).
+	Words []string `json:"words"`
+	// Options, Path, Keys, PathKeys are read from Words as a command's
+	// segment is (the catalogue's options, subcommands and aliases).
+	Options  []string `json:"options"`
+	Path     []string `json:"path"`
+	Keys     []string `json:"keys"`
+	PathKeys []string `json:"path_keys"`
+	// Transparent is set for a wrapper that needs no permission of its own
+	// (env, nice, timeout, bash -c): what it runs is decided in turn.
+	Transparent bool `json:"transparent"`
+}
+
+// ExecInput is the input of data.gate.exec.decision.
+type ExecInput struct {
+	Exec ExecFacts `json:"exec"`
+	// Call is the policy input of the call whose command runs the program.
+	Call        *Input   `json:"call,omitempty"`
+	Layers      []string `json:"layers"`
+	SettingsKey string   `json:"settings_key,omitempty"`
+}
+
+// ExecCall holds what every exec-time decision of one call shares: the
+// call's input, converted once.
+type ExecCall struct {
+	in  *Input
+	val *ast.Term
+}
+
+// ExecCall prepares exec-time decisions for the programs a call's command
+// runs; in may be nil (gate eval --exec).
+func (e *Engine) ExecCall(in *Input) (*ExecCall, error) {
+	ec := &ExecCall{in: in}
+	if in == nil {
+		return ec, nil
+	}
+	v, err := inputValue(in)
+	if err != nil {
+		return nil, err
+	}
+	ec.val = ast.NewTerm(v)
+	return ec, nil
+}
+
+// Transparent lists the programs that run other programs on behalf of
+// whoever ran them (wrappers, shells, find -exec): what they run by the
+// shell's hand is judged as the shell's own.
+func (e *Engine) Transparent() []string {
+	var names []string
+	for name, spec := range e.cat.Programs {
+		if spec.Wrapper != nil || spec.Shell != nil || len(spec.ExecActions) > 0 {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// ExecFacts computes what the exec-time rules match for x.
+func (e *Engine) ExecFacts(x Exec) ExecFacts {
+	f := ExecFacts{Exec: x}
+	if f.Argv == nil {
+		f.Argv = []string{}
+	}
+	prog, args := x.Program, []string(nil)
+	switch {
+	case x.Script != "":
+		args = after(x.Argv, x.Script, x.Cwd)
+	case x.Loaded != "":
+		args = after(x.Argv, x.Loaded, x.Cwd)
+	default:
+		if len(x.Argv) > 1 {
+			args = x.Argv[1:]
+		}
+	}
+	if prog == "" {
+		prog = x.Exe
+	}
+	f.Name = filepath.Base(prog)
+	f.Names = []string{f.Name}
+	if len(x.Argv) > 0 && x.Script == "" && x.Loaded == "" {
+		if alt := filepath.Base(x.Argv[0]); alt != f.Name && sameProgram(x.Argv[0], prog) {
+			f.Names = append(f.Names, alt)
+		}
+	}
+	f.Identity = e.ids.identify(prog)
+	f.Words = append([]string{f.Name}, args...)
+	f.Options, f.Path, f.Keys, f.PathKeys = []string{}, []string{}, []string{}, []string{}
+	seen := map[string]bool{}
+	for i, name := range f.Names {
+		words := append([]string{name}, args...)
+		seg := e.execSegment(words)
+		if i == 0 {
+			f.Options, f.Path, f.Transparent = seg.Options, seg.Path, seg.Transparent
+		}
+		si := &SegmentInput{Segment: seg, Identity: f.Identity}
+		if si.Identity == name {
+			si.Identity = ""
+		}
+		keys, _ := segmentPathKeys(si, e.idx.maxPath)
+		for _, k := range literalKeys(words, nil, e.idx.maxWords) {
+			if !seen["k"+k] {
+				seen["k"+k] = true
+				f.Keys = append(f.Keys, k)
+			}
+		}
+		for _, k := range keys {
+			if !seen["p"+k] {
+				seen["p"+k] = true
+				f.PathKeys = append(f.PathKeys, k)
+			}
+		}
+	}
+	return f
+}
+
+// execSegment reads words as the parser reads a simple command: the
+// catalogue's options, subcommands and aliases give its path and options.
+// Words the parser cannot take (a NUL byte, limits) are read literally:
+// the path is every word, options those that start with a dash.
+func (e *Engine) execSegment(words []string) *shellparse.Segment {
+	quoted := make([]string, len(words))
+	ok := true
+	for i, w := range words {
+		q, err := syntax.Quote(w, syntax.LangBash)
+		if err != nil {
+			ok = false
+			break
+		}
+		quoted[i] = q
+	}
+	if ok {
+		prog := e.parser.Parse(strings.Join(quoted, " "))
+		if prog.Error == nil && prog.TooComplex == nil && len(prog.Segments) > 0 && prog.Segments[0].Kind == shellparse.KindCommand {
+			return prog.Segments[0]
+		}
+	}
+	seg := &shellparse.Segment{Kind: shellparse.KindCommand, Program: words[0], Argv: words, Path: words, Options: []string{}, PathComplete: true}
+	for _, w := range words[1:] {
+		if strings.HasPrefix(w, "-") && w != "-" {
+			seg.Options = append(seg.Options, w)
+		}
+	}
+	return seg
+}
+
+// after returns the words of argv after the one naming file (a script or
+// the program ld.so loads), relative words resolved against cwd.
+func after(argv []string, file, cwd string) []string {
+	for i := 1; i < len(argv); i++ {
+		w := argv[i]
+		if !filepath.IsAbs(w) {
+			w = filepath.Join(cwd, w)
+		}
+		if filepath.Clean(w) == filepath.Clean(file) {
+			return argv[i+1:]
+		}
+	}
+	if len(argv) > 1 {
+		return argv[1:]
+	}
+	return nil
+}
+
+// sameProgram reports whether the command word word, looked up on PATH
+// (or as a path), names the file prog.
+func sameProgram(word, prog string) bool {
+	p := word
+	if !strings.Contains(word, "/") {
+		var err error
+		if p, err = exec.LookPath(word); err != nil {
+			return false
+		}
+	}
+	a, err1 := os.Stat(p)
+	b, err2 := os.Stat(prog)
+	return err1 == nil && err2 == nil && os.SameFile(a, b)
+}
+
+// execQuery is the prepared exec-time query, compiled on first use: only
+// commands that run programs under supervision need it.
+type execQuery struct {
+	once  sync.Once
+	query rego.PreparedEvalQuery
+	err   error
+}
+
+// DecideExec decides one exec of a call's command with
+// data.gate.exec.decision. Every failure is a deny naming its cause.
+func (e *Engine) DecideExec(ctx context.Context, ec *ExecCall, x Exec) (d Decision) {
+	defer func() {
+		if v := recover(); v != nil {
+			d = PanicDecision(v)
+		}
+	}()
+	in := ExecInput{Exec: e.ExecFacts(x), Layers: e.layers, SettingsKey: e.settingsKeyFor()}
+	if ec != nil {
+		in.Call = ec.in
+	}
+	ctx, cancel := context.WithTimeout(ctx, e.timeout)
+	defer cancel()
+	if e.remote != nil {
+		return e.remote.evaluateExec(ctx, e, &in)
+	}
+	e.exec.once.Do(func() { e.exec.query, e.exec.err = e.prepareQuery(context.Background(), ExecQuery) })
+	if e.exec.err != nil {
+		return DenyWith(CodePolicyError, "compiling "+ExecQuery+": "+e.exec.err.Error())
+	}
+	val, err := execInputValue(&in, ec)
+	if err != nil {
+		return DenyWith(CodeInternal, "cannot encode the exec-time policy input: "+err.Error())
+	}
+	rs, err := e.exec.query.Eval(ctx, rego.EvalParsedInput(val))
+	return e.result(ctx, ExecQuery, rs, err)
+}
+
+// execInputValue converts an ExecInput to the value policies see.
+func execInputValue(in *ExecInput, ec *ExecCall) (ast.Value, error) {
+	x, err := ast.InterfaceToValue(in.Exec)
+	if err != nil {
+		return nil, err
+	}
+	b := newObject(4)
+	b.set("exec", ast.NewTerm(x))
+	if ec != nil && ec.val != nil {
+		b.set("call", ec.val)
+	}
+	b.set("layers", stringsTerm(in.Layers))
+	b.strOmit("settings_key", in.SettingsKey)
+	return b.o, nil
+}
+
+// result turns an evaluation's outcome into a decision, failing closed.
+func (e *Engine) result(ctx context.Context, query string, rs rego.ResultSet, err error) Decision {
+	// A context that ended during (or before) evaluation may have cut it
+	// short, whatever it returned.
+	if cerr := ctx.Err(); cerr != nil {
+		if errors.Is(cerr, context.DeadlineExceeded) {
+			return DenyWith(CodeEvalTimeout, fmt.Sprintf("policy evaluation did not finish within %s", e.timeout))
+		}
+		return DenyWith(CodeEvalTimeout, "policy evaluation was cancelled: "+cerr.Error())
+	}
+	if err != nil {
+		return DenyWith(CodePolicyError, "policy evaluation failed: "+err.Error())
+	}
+	if len(rs) == 0 || len(rs[0].Expressions) == 0 {
+		return DenyWith(CodePolicyUndefined, query+" is undefined for this input")
+	}
+	if len(rs) > 1 {
+		return DenyWith(CodePolicyError, query+" has more than one result")
+	}
+	d, err := decodeDecisionOf(query, rs[0].Expressions[0].Value)
+	if err != nil {
+		return DenyWith(CodePolicyError, err.Error())
+	}
+	return d
+}

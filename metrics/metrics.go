@@ -36,6 +36,8 @@ type Metrics struct {
 	sessionsRemoved  *prometheus.CounterVec
 	reloads          *prometheus.CounterVec
 	decisionLogs     *prometheus.CounterVec
+	execDecisions    *prometheus.CounterVec
+	execDuration     prometheus.Histogram
 	bundleLoads      *prometheus.CounterVec
 	queued           *prometheus.GaugeVec
 	queueWait        *prometheus.HistogramVec
@@ -184,6 +186,15 @@ func New() *Metrics {
 			Name: "gate_approvals_pending_bytes",
 			Help: "Bytes of arguments and changes the calls waiting for approval hold.",
 		}),
+		execDecisions: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "gate_exec_decisions_total",
+			Help: "Exec-time decisions on programs supervised commands were about to run, by decision and first reason code.",
+		}, []string{"decision", "reason"}),
+		execDuration: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "gate_exec_decision_duration_seconds",
+			Help:    "Time to decide one exec of a supervised command (facts and evaluation; an approval's wait excluded).",
+			Buckets: []float64{25e-6, 50e-6, 100e-6, 250e-6, 500e-6, 1e-3, 2.5e-3, 5e-3, 10e-3, 25e-3, 100e-3, 1},
+		}),
 		policyInfo: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "gate_policy_info",
 			Help: "The policy revision in use (value 1).",
@@ -194,6 +205,7 @@ func New() *Metrics {
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		m.decisions, m.decisionDuration, m.toolCalls, m.toolDuration, m.inflight, m.background, m.policyInfo, m.approvals, m.sessionsOpen, m.sessions, m.reloads, m.decisionLogs,
 		m.sessionsRefused, m.sessionsRemoved,
+		m.execDecisions, m.execDuration,
 		m.bundleLoads, m.queued, m.queueWait, m.overloads, m.approvalsPending, m.approvalBytes,
 	)
 	m.zero()
@@ -203,6 +215,11 @@ func New() *Metrics {
 // zero exports every counter at 0 for each known label value, so that
 // increase() sees the first event, and the queue series from the start.
 func (m *Metrics) zero() {
+	for d, reasons := range DecisionReasons {
+		for _, r := range reasons {
+			m.execDecisions.WithLabelValues(d, string(r))
+		}
+	}
 	for _, t := range Tools {
 		for d, reasons := range DecisionReasons {
 			for _, r := range reasons {
@@ -333,6 +350,18 @@ func bounded(v string, values []string) string {
 		}
 	}
 	return values[0]
+}
+
+// ExecDecision counts one exec-time decision; reason is the code of its
+// first reason.
+func (m *Metrics) ExecDecision(decision, reason string, took time.Duration) {
+	switch decision {
+	case engine.Allow, engine.Deny, engine.Ask:
+	default:
+		decision = engine.Deny
+	}
+	m.execDecisions.WithLabelValues(decision, string(engine.Bounded(reason))).Inc()
+	m.execDuration.Observe(took.Seconds())
 }
 
 // Reload counts a policy reload: ok, or error (the old policy kept).

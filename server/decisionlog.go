@@ -222,6 +222,12 @@ func newDecisionID() string {
 
 // log writes one decision's event.
 func (g *Gateway) logDecision(ctx context.Context, e *engine.Engine, in *engine.Input, d engine.Decision, took time.Duration, revision string) {
+	g.logEvent(ctx, e, "gate/decision", in, d, took, revision)
+}
+
+// logEvent writes one decision log event for the decision at path
+// (gate/decision, gate/exec/decision) on input.
+func (g *Gateway) logEvent(ctx context.Context, e *engine.Engine, path string, in any, d engine.Decision, took time.Duration, revision string) {
 	l := g.dlog
 	if l == nil && g.opaLogs == nil {
 		return
@@ -236,7 +242,7 @@ func (g *Gateway) logDecision(ctx context.Context, e *engine.Engine, in *engine.
 		return
 	}
 	event := DecisionEvent{
-		DecisionID: d.DecisionID, Timestamp: time.Now().UTC(), Path: "gate/decision",
+		DecisionID: d.DecisionID, Timestamp: time.Now().UTC(), Path: path,
 		Input: ev["input"], Result: ev["result"], Labels: labels,
 		Bundles: map[string]any{"embedded": map[string]string{"revision": revision}},
 		Metrics: map[string]int64{"timer_gate_decision_ns": took.Nanoseconds()},

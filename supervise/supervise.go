@@ -59,6 +59,9 @@ type Exec struct {
 type Verdict struct {
 	Allow  bool
 	Reason string
+	// Info is the decider's own record of the verdict (its decision id,
+	// reasons), kept with a Blocked exec.
+	Info any
 }
 
 // Decider decides an exec. It is called concurrently, one call per exec,
@@ -72,6 +75,8 @@ type Decider func(ctx context.Context, e Exec) Verdict
 type Blocked struct {
 	Exec   Exec
 	Reason string
+	// Info is the deny's Verdict.Info.
+	Info any
 }
 
 // Options tune Wrap. The zero value is ready to use.

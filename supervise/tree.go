@@ -346,7 +346,7 @@ func (t *Tree) decideExec(m execMsg) {
 		}
 		t.mu.Lock()
 		if len(t.blocked) < t.opts.MaxBlocked {
-			t.blocked = append(t.blocked, Blocked{Exec: m.Exec, Reason: v.Reason})
+			t.blocked = append(t.blocked, Blocked{Exec: m.Exec, Reason: v.Reason, Info: v.Info})
 		} else {
 			t.dropped++
 		}

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/gate-dev/gate/engine"
 )
@@ -29,7 +31,14 @@ Tools gate does not know get --unknown (default ask: the agent asks its user).
 The workspace root is --root when given, else the hook's cwd. Input gate
 cannot read, or settings and policies it cannot load, block the call
 (exit status 2, the reason on stderr), as the agents' hook protocols define.
-For Gemini CLI, "ask" leaves the decision to Gemini's own confirmation.`
+For Gemini CLI, "ask" leaves the decision to Gemini's own confirmation.
+
+With --supervise (Claude Code only: its hooks may rewrite the tool input with
+updatedInput), an allowed Bash command is rewritten to run through
+"gate exec", so that every program it starts is decided at exec time and its
+writes are confined (the layers gate doctor reports); the agent still gets
+the command's own output and exit status. Other agents run what the hook
+allowed as it is: the static decision is their only layer.`
 
 // hookInput is the part of the agents' hook input gate reads.
 type hookInput struct {
@@ -81,6 +90,7 @@ var hookTools = map[string]map[string]struct {
 
 func (a *app) hookCommand() *cobra.Command {
 	var unknown string
+	var supervise bool
 	cmd := &cobra.Command{
 		Use:       "hook (claude-code | qwen | gemini)",
 		Short:     "Answer an agent's pre-tool-use hook with gate's decision",
@@ -99,10 +109,18 @@ func (a *app) hookCommand() *cobra.Command {
 			default:
 				return usagef("--unknown must be allow, deny or ask, not %q", unknown)
 			}
+			if supervise && agent != "claude-code" {
+				return usagef("--supervise needs an agent whose hooks can rewrite the tool input: only claude-code (updatedInput)")
+			}
+			var in hookInput
 			d, err := func() (_ *engine.Decision, err error) {
 				defer recoverTo(&err)
-				return a.hookDecision(cmd, agent, tools, unknown)
+				return a.hookDecision(cmd, agent, tools, unknown, &in)
 			}()
+			var updated map[string]any
+			if err == nil && supervise && d != nil && d.Decision == engine.Allow && tools[in.ToolName].tool == engine.ToolShell {
+				updated, err = a.supervisedInput(in)
+			}
 			if err != nil {
 				// The hook protocols block the call on exit status 2 and
 				// show stderr: fail closed.
@@ -110,10 +128,15 @@ func (a *app) hookCommand() *cobra.Command {
 				a.exit = 2
 				return nil
 			}
-			return json.NewEncoder(a.stdout).Encode(hookAnswer(agent, d))
+			answer := hookAnswer(agent, d)
+			if updated != nil {
+				answer.(map[string]any)["hookSpecificOutput"].(map[string]any)["updatedInput"] = updated
+			}
+			return json.NewEncoder(a.stdout).Encode(answer)
 		},
 	}
 	cmd.Flags().StringVar(&unknown, "unknown", engine.Ask, "decision for tools gate does not know: allow, deny or ask")
+	cmd.Flags().BoolVar(&supervise, "supervise", false, "claude-code: rewrite an allowed Bash command to run under gate exec (exec-time decisions, confined writes)")
 	return cmd
 }
 
@@ -121,13 +144,12 @@ func (a *app) hookCommand() *cobra.Command {
 func (a *app) hookDecision(cmd *cobra.Command, agent string, tools map[string]struct {
 	tool    string
 	renames map[string]string
-}, unknown string) (*engine.Decision, error) {
+}, unknown string, in *hookInput) (*engine.Decision, error) {
 	bs, err := io.ReadAll(io.LimitReader(a.stdin, 64<<20))
 	if err != nil {
 		return nil, fmt.Errorf("reading the hook input: %w", err)
 	}
-	var in hookInput
-	if err := json.Unmarshal(bs, &in); err != nil {
+	if err := json.Unmarshal(bs, in); err != nil {
 		return nil, fmt.Errorf("malformed hook input: %w", err)
 	}
 	switch in.HookEventName {
@@ -174,6 +196,67 @@ func (a *app) hookDecision(cmd *cobra.Command, agent string, tools map[string]st
 		}
 	}
 	return worst, nil
+}
+
+// supervisedInput is Claude Code's Bash input with the command rewritten
+// to run through gate exec, with this hook's settings, root and policies,
+// in the directory the agent runs it in. The hook already decided (and the
+// agent's own permissions apply), so gate exec does not ask again: it runs
+// in yolo mode, where exclude and allowlist entries still hold, at exec
+// time too. Output and exit status are the command's own (--output raw).
+func (a *app) supervisedInput(in hookInput) (map[string]any, error) {
+	command, _ := in.ToolInput["command"].(string)
+	self, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("--supervise: cannot find the gate binary: %w", err)
+	}
+	root, err := filepath.Abs(a.v.GetString("root"))
+	if err != nil {
+		return nil, err
+	}
+	args := []string{self, "exec", "--root", root}
+	for _, f := range a.list("settings") {
+		abs, err := filepath.Abs(f)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, "--settings", abs)
+	}
+	for _, p := range a.list("policy") {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, "--policy", abs)
+	}
+	if u := a.v.GetString("opa-url"); u != "" {
+		args = append(args, "--opa-url", u)
+	}
+	if in.Cwd != "" {
+		if rel, err := filepath.Rel(root, in.Cwd); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
+			args = append(args, "--directory", rel)
+		}
+	}
+	args = append(args, "--approval-mode", engine.ApprovalYolo, "--output", "raw", "--timeout", "10m", "--command", command)
+	out := make(map[string]any, len(in.ToolInput))
+	for k, v := range in.ToolInput {
+		out[k] = v
+	}
+	out["command"] = "exec " + quoteWords(args)
+	return out, nil
+}
+
+// quoteWords writes words as a shell command line.
+func quoteWords(words []string) string {
+	q := make([]string, len(words))
+	for i, w := range words {
+		s, err := syntax.Quote(w, syntax.LangBash)
+		if err != nil {
+			s = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+		}
+		q[i] = s
+	}
+	return strings.Join(q, " ")
 }
 
 func rank(d string) int {

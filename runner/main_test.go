@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"os"
 	"testing"
 
@@ -14,7 +15,6 @@ import (
 // by default every test runner supervises its commands where this machine
 // can, as gate does.
 var bare = os.Getenv("GATE_TEST_BARE") != ""
-
 
 func allowAll(context.Context, supervise.Exec) supervise.Verdict {
 	return supervise.Verdict{Allow: true}
@@ -40,3 +40,5 @@ func self(t testing.TB) string {
 	}
 	return exe
 }
+
+func errorsAs(err error, target any) bool { return errors.As(err, target) }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"testing"
 
 	"github.com/gate-dev/gate/supervise"
@@ -42,3 +43,9 @@ func self(t testing.TB) string {
 }
 
 func errorsAs(err error, target any) bool { return errors.As(err, target) }
+
+func execCommand(dir, name string, args ...string) ([]byte, error) {
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	return cmd.CombinedOutput()
+}

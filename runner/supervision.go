@@ -4,7 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -278,4 +281,41 @@ func codes(st supervise.Status, err error) (code, sig *int) {
 		return &c, nil
 	}
 	return nil, nil
+}
+
+// DefaultWritable are the paths outside the root that confined commands
+// may write besides the temp dir, so that builds and tests work: the
+// user's cache directory (~/.cache: GOCACHE, pip, ...), GOCACHE,
+// GOMODCACHE and GOPATH (default ~/go), ~/.npm and ~/.cargo. Only existing
+// directories are listed (a missing one cannot be created under
+// confinement). getenv is os.Getenv in gate.
+func DefaultWritable(getenv func(string) string) []string {
+	home, _ := os.UserHomeDir()
+	var cands []string
+	if d, err := os.UserCacheDir(); err == nil {
+		cands = append(cands, d)
+	}
+	for _, k := range []string{"GOCACHE", "GOMODCACHE"} {
+		if v := getenv(k); v != "" && v != "off" {
+			cands = append(cands, v)
+		}
+	}
+	if gp := getenv("GOPATH"); gp != "" {
+		cands = append(cands, filepath.SplitList(gp)...)
+	} else if home != "" {
+		cands = append(cands, filepath.Join(home, "go"))
+	}
+	if home != "" {
+		cands = append(cands, filepath.Join(home, ".npm"), filepath.Join(home, ".cargo"))
+	}
+	var out []string
+	for _, c := range cands {
+		if !filepath.IsAbs(c) || slices.Contains(out, c) {
+			continue
+		}
+		if fi, err := os.Stat(c); err == nil && fi.IsDir() {
+			out = append(out, c)
+		}
+	}
+	return out
 }

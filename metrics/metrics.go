@@ -42,6 +42,7 @@ type Metrics struct {
 	overloads        *prometheus.CounterVec
 	approvalsPending prometheus.Gauge
 	approvalBytes    prometheus.Gauge
+	layers           *prometheus.GaugeVec
 }
 
 // Stages of work that wait for a slot (the stage label).
@@ -184,6 +185,10 @@ func New() *Metrics {
 			Name: "gate_approvals_pending_bytes",
 			Help: "Bytes of arguments and changes the calls waiting for approval hold.",
 		}),
+		layers: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "gate_enforcement_layer",
+			Help: "Whether an enforcement layer (static, exec, fs) is active around the commands gate runs: 1 active, 0 not.",
+		}, []string{"layer"}),
 		policyInfo: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "gate_policy_info",
 			Help: "The policy revision in use (value 1).",
@@ -194,7 +199,7 @@ func New() *Metrics {
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		m.decisions, m.decisionDuration, m.toolCalls, m.toolDuration, m.inflight, m.background, m.policyInfo, m.approvals, m.sessionsOpen, m.sessions, m.reloads, m.decisionLogs,
 		m.sessionsRefused, m.sessionsRemoved,
-		m.bundleLoads, m.queued, m.queueWait, m.overloads, m.approvalsPending, m.approvalBytes,
+		m.bundleLoads, m.queued, m.queueWait, m.overloads, m.approvalsPending, m.approvalBytes, m.layers,
 	)
 	m.zero()
 	return m
@@ -237,12 +242,30 @@ func (m *Metrics) zero() {
 	for _, r := range BundleResults {
 		m.bundleLoads.WithLabelValues(r)
 	}
+	m.SetLayers([]string{"static"})
 	for _, s := range Stages {
 		m.queued.WithLabelValues(s)
 		m.queueWait.WithLabelValues(s)
 		for _, c := range OverloadCauses {
 			m.overloads.WithLabelValues(s, c)
 		}
+	}
+}
+
+// Layers are the enforcement layers gate_enforcement_layer reports.
+var Layers = []string{"static", "exec", "fs"}
+
+// SetLayers sets gate_enforcement_layer: 1 for each layer in active, 0 for
+// the others.
+func (m *Metrics) SetLayers(active []string) {
+	for _, l := range Layers {
+		v := 0.0
+		for _, a := range active {
+			if a == l {
+				v = 1
+			}
+		}
+		m.layers.WithLabelValues(l).Set(v)
 	}
 }
 

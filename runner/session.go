@@ -713,6 +713,8 @@ func (ss *Sessions) start(req SessionRequest, register bool, emuRows int) (*Sess
 		// session.
 		if s.grp.alive() {
 			s.grp.kill()
+		} else {
+			s.grp.gone(time.Second)
 		}
 		close(s.done)
 		if !register {

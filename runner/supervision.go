@@ -189,15 +189,23 @@ func (g group) members() []int {
 
 // gone waits up to d for the tree to end and reports whether it did.
 func (g group) gone(d time.Duration) bool {
+	deadline := time.Now().Add(d)
 	if g.t != nil {
 		select {
 		case <-g.t.Done():
-			return true
 		case <-time.After(d):
 			return false
 		}
+		// The helper is gone; the tracees it killed as it died may still
+		// be exiting: wait for those of its process group.
+		for len(groupMembers(g.pgid)) > 0 {
+			if time.Now().After(deadline) {
+				return false
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		return true
 	}
-	deadline := time.Now().Add(d)
 	for groupAlive(g.pgid) {
 		if time.Now().After(deadline) {
 			return false
@@ -216,6 +224,10 @@ func (g group) stop(grace time.Duration) {
 		if !g.alive() {
 			return
 		}
+		// The helper's death kills the tracees asynchronously: wait for
+		// the processes known now, so that none is left when stop returns.
+		pids, _ := g.t.PIDs()
+		defer waitPIDs(pids, 5*time.Second)
 		_ = g.t.Signal(syscall.SIGTERM)
 		_ = terminateGroup(g.pgid) // the root's group too, should the helper be slow to relay
 		if g.gone(grace) {
@@ -238,8 +250,10 @@ func (g group) stop(grace time.Duration) {
 // kill ends the tree at once.
 func (g group) kill() {
 	if g.t != nil {
+		pids, _ := g.t.PIDs()
 		_ = g.t.Kill()
 		g.gone(5 * time.Second)
+		waitPIDs(pids, 5*time.Second)
 		return
 	}
 	if killGroup(g.pgid) {
@@ -318,4 +332,14 @@ func DefaultWritable(getenv func(string) string) []string {
 		}
 	}
 	return out
+}
+
+// waitPIDs waits, up to d, until none of pids is a live process.
+func waitPIDs(pids []int, d time.Duration) {
+	deadline := time.Now().Add(d)
+	for _, p := range pids {
+		for pidLive(p) && time.Now().Before(deadline) {
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
 }

@@ -88,6 +88,12 @@ const (
 	// CodeSessionsDisabled: interactive sessions asked for while
 	// tools.shell.enableInteractiveShell is off.
 	CodeSessionsDisabled Code = "sessions_disabled"
+	// CodeEnforcementUnavailable: an enforcement layer the settings
+	// require (gate.enforcement.require: exec, fs) is not active on this
+	// machine, or a command came without its exec decider: the command is
+	// not run. HTTP 503 (the machine, not the call, is at fault); gate
+	// exec exits ExitEnforcement.
+	CodeEnforcementUnavailable Code = "enforcement_unavailable"
 )
 
 var known = map[Code]bool{}
@@ -100,7 +106,7 @@ func init() {
 		CodeBadSettings, CodeBadPolicy, CodeInternal, CodeRemoteUnavailable, CodeCustom, CodeDenied, CodeUnauthorized, CodeNotFound,
 		CodeRequestTooLarge, CodeNotReady, CodeCommandTooComplex, CodeApprovalUnavailable, CodeUnsupportedMediaType,
 		CodeHostNotAllowed, CodeOriginNotAllowed, CodeOverloaded, CodeLimitReached, CodeRequestTimeout,
-		CodeHeadersTooLarge, CodeSessionsDisabled} {
+		CodeHeadersTooLarge, CodeSessionsDisabled, CodeEnforcementUnavailable} {
 		known[c] = true
 	}
 }
@@ -162,6 +168,9 @@ const (
 	ExitUsage    = 2
 	// ExitDenied follows the shell's "found but cannot execute".
 	ExitDenied = 126
+	// ExitEnforcement: a required enforcement layer is not active, the
+	// command did not run (CodeEnforcementUnavailable).
+	ExitEnforcement = 6
 )
 
 // ExitCode maps a code to the gate command's exit status.
@@ -175,6 +184,8 @@ func ExitCode(c Code) int {
 		return 5
 	case CodeDenied:
 		return ExitDenied
+	case CodeEnforcementUnavailable:
+		return ExitEnforcement
 	default:
 		return ExitInternal
 	}
@@ -203,7 +214,7 @@ func HTTPStatus(c Code) int {
 		return http.StatusNotFound
 	case CodeRequestTooLarge:
 		return http.StatusRequestEntityTooLarge
-	case CodeNotReady:
+	case CodeNotReady, CodeEnforcementUnavailable:
 		return http.StatusServiceUnavailable
 	default:
 		return http.StatusInternalServerError

@@ -44,6 +44,7 @@ type Metrics struct {
 	overloads        *prometheus.CounterVec
 	approvalsPending prometheus.Gauge
 	approvalBytes    prometheus.Gauge
+	layers           *prometheus.GaugeVec
 }
 
 // Stages of work that wait for a slot (the stage label).
@@ -195,6 +196,10 @@ func New() *Metrics {
 			Help:    "Time to decide one exec of a supervised command (facts and evaluation; an approval's wait excluded).",
 			Buckets: []float64{25e-6, 50e-6, 100e-6, 250e-6, 500e-6, 1e-3, 2.5e-3, 5e-3, 10e-3, 25e-3, 100e-3, 1},
 		}),
+		layers: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "gate_enforcement_layer",
+			Help: "Whether an enforcement layer (static, exec, fs) is active around the commands gate runs: 1 active, 0 not.",
+		}, []string{"layer"}),
 		policyInfo: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "gate_policy_info",
 			Help: "The policy revision in use (value 1).",
@@ -206,7 +211,7 @@ func New() *Metrics {
 		m.decisions, m.decisionDuration, m.toolCalls, m.toolDuration, m.inflight, m.background, m.policyInfo, m.approvals, m.sessionsOpen, m.sessions, m.reloads, m.decisionLogs,
 		m.sessionsRefused, m.sessionsRemoved,
 		m.execDecisions, m.execDuration,
-		m.bundleLoads, m.queued, m.queueWait, m.overloads, m.approvalsPending, m.approvalBytes,
+		m.bundleLoads, m.queued, m.queueWait, m.overloads, m.approvalsPending, m.approvalBytes, m.layers,
 	)
 	m.zero()
 	return m
@@ -254,12 +259,30 @@ func (m *Metrics) zero() {
 	for _, r := range BundleResults {
 		m.bundleLoads.WithLabelValues(r)
 	}
+	m.SetLayers([]string{"static"})
 	for _, s := range Stages {
 		m.queued.WithLabelValues(s)
 		m.queueWait.WithLabelValues(s)
 		for _, c := range OverloadCauses {
 			m.overloads.WithLabelValues(s, c)
 		}
+	}
+}
+
+// Layers are the enforcement layers gate_enforcement_layer reports.
+var Layers = []string{"static", "exec", "fs"}
+
+// SetLayers sets gate_enforcement_layer: 1 for each layer in active, 0 for
+// the others.
+func (m *Metrics) SetLayers(active []string) {
+	for _, l := range Layers {
+		v := 0.0
+		for _, a := range active {
+			if a == l {
+				v = 1
+			}
+		}
+		m.layers.WithLabelValues(l).Set(v)
 	}
 }
 

@@ -2,10 +2,11 @@ package runner
 
 import (
 	"errors"
-	"os/exec"
 	"sort"
 	"sync"
 	"time"
+
+	"github.com/gate-dev/gate/supervise"
 )
 
 // maxFinished bounds how many ended background processes are remembered.
@@ -37,9 +38,12 @@ type Process struct {
 	// Stdout and Stderr are the latest output, filled in by Get.
 	Stdout string `json:"stdout,omitempty"`
 	Stderr string `json:"stderr,omitempty"`
+	// Blocked are the execs the supervisor killed before they ran.
+	Blocked []Blocked `json:"blocked,omitempty"`
 
 	stdout, stderr *capture
 	done           chan struct{}
+	grp            group
 }
 
 // Background tracks background process groups.
@@ -89,10 +93,11 @@ func (b *Background) add(p *Process) {
 	b.changed()
 }
 
-// adopt registers the jobs a foreground command left in its group.
-func (b *Background) adopt(pgid int, pids []int, req Request, dir string) {
-	p := &Process{PID: pgid, PIDs: append([]int(nil), pids...), Command: req.Command, Description: req.Description,
-		Directory: req.Directory, Started: time.Now(), Adopted: true, done: make(chan struct{})}
+// adopt registers the jobs a foreground command left in its tree (or
+// group).
+func (b *Background) adopt(g group, pids []int, req Request) {
+	p := &Process{PID: g.pgid, PIDs: append([]int(nil), pids...), Command: req.Command, Description: req.Description,
+		Directory: req.Directory, Started: time.Now(), Adopted: true, done: make(chan struct{}), grp: g}
 	b.add(p)
 	b.mu.Lock()
 	if !b.watching {
@@ -113,7 +118,7 @@ func (b *Background) watchAdopted() {
 		left := 0
 		for _, p := range b.procs {
 			if p.Adopted && p.Running {
-				if groupAlive(p.PID) {
+				if p.grp.alive() {
 					left++
 				} else {
 					gone = append(gone, p)
@@ -133,18 +138,8 @@ func (b *Background) watchAdopted() {
 	}
 }
 
-func (b *Background) exited(p *Process, cmd *exec.Cmd, err error) {
-	var sig, code *int
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		if s := waitSignal(ee); s != 0 {
-			sig = &s
-		}
-	}
-	if sig == nil && cmd.ProcessState != nil {
-		c := cmd.ProcessState.ExitCode()
-		code = &c
-	}
+func (b *Background) exited(p *Process, st supervise.Status, err error) {
+	code, sig := codes(st, err)
 	b.ended(p, code, sig)
 }
 
@@ -171,7 +166,10 @@ func (b *Background) ended(p *Process, code, sig *int) {
 
 func (b *Background) snapshot(p *Process, output bool) Process {
 	c := *p
-	c.stdout, c.stderr, c.done = nil, nil, nil
+	c.stdout, c.stderr, c.done, c.grp = nil, nil, nil, group{}
+	if bl := blockedOf(p.grp.t); len(bl) > 0 {
+		c.Blocked = bl
+	}
 	if output && p.stdout != nil {
 		c.Stdout, _ = p.stdout.snapshot()
 		c.Stderr, _ = p.stderr.snapshot()
@@ -227,22 +225,7 @@ func (b *Background) Stop(pid int) (Process, error) {
 }
 
 func (b *Background) stop(p *Process) {
-	if !terminateGroup(p.PID) {
-		if p.Adopted {
-			b.ended(p, nil, nil)
-		}
-		return
-	}
-	deadline := time.Now().Add(b.grace)
-	for time.Now().Before(deadline) && groupAlive(p.PID) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	if groupAlive(p.PID) {
-		killGroup(p.PID)
-		for i := 0; i < 100 && groupAlive(p.PID); i++ {
-			time.Sleep(10 * time.Millisecond)
-		}
-	}
+	p.grp.stop(b.grace)
 	if p.Adopted {
 		b.ended(p, nil, nil)
 		return

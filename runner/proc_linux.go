@@ -41,3 +41,14 @@ func groupMembers(pgid int) []int {
 	}
 	return pids
 }
+
+// pidLive reports whether pid exists and is not a zombie.
+func pidLive(pid int) bool {
+	bs, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	s := string(bs)
+	i := strings.LastIndexByte(s, ')')
+	return i < 0 || !strings.HasPrefix(strings.TrimSpace(s[i+1:]), "Z")
+}

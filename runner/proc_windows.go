@@ -32,3 +32,6 @@ func waitSignal(*exec.ExitError) int { return 0 }
 // groupMembers is not available on Windows: no background PIDs are reported,
 // as in the reference.
 func groupMembers(int) []int { return nil }
+
+// pidLive is only used for supervised trees, which need Linux.
+func pidLive(int) bool { return false }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/gate-dev/gate/supervise"
 )
 
 // Timeout limits, as Qwen Code's run_shell_command has them.
@@ -27,6 +29,10 @@ type Request struct {
 	IsBackground bool
 	// Timeout bounds a foreground command; zero means the runner's default.
 	Timeout time.Duration
+	// Exec decides every program the command's tree runs, when the runner
+	// supervises commands (Options.Supervise); nil means the runner's
+	// Supervision.Default, and without one the call is refused.
+	Exec supervise.Decider `json:"-"`
 }
 
 // ArgError is a call argument that is missing or malformed.

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gate-dev/gate/layers"
 )
 
 // Result is the outcome of a run_shell_command call, with the fields Qwen
@@ -25,13 +27,19 @@ type Result struct {
 	// background call, the started process).
 	BackgroundPIDs []int `json:"background_pids"`
 	// PGID is the command's process group.
-	PGID            int           `json:"pgid,omitempty"`
-	Background      bool          `json:"background,omitempty"`
-	TimedOut        bool          `json:"timed_out,omitempty"`
-	Cancelled       bool          `json:"cancelled,omitempty"`
-	StdoutTruncated bool          `json:"stdout_truncated,omitempty"`
-	StderrTruncated bool          `json:"stderr_truncated,omitempty"`
-	Duration        time.Duration `json:"-"`
+	PGID            int  `json:"pgid,omitempty"`
+	Background      bool `json:"background,omitempty"`
+	TimedOut        bool `json:"timed_out,omitempty"`
+	Cancelled       bool `json:"cancelled,omitempty"`
+	StdoutTruncated bool `json:"stdout_truncated,omitempty"`
+	StderrTruncated bool `json:"stderr_truncated,omitempty"`
+	// Blocked are the execs the supervisor killed before they ran.
+	Blocked []Blocked `json:"blocked"`
+	// Layers are the enforcement layers active for this run (static,
+	// exec, fs); LayersMissing says why each other one is not.
+	Layers        []string          `json:"layers"`
+	LayersMissing map[string]string `json:"layers_missing,omitempty"`
+	Duration      time.Duration     `json:"-"`
 }
 
 // Outcome classifies a result for metrics: ok, failed, signaled, timeout,
@@ -91,7 +99,9 @@ func (r *Result) Text() string {
 	if r.PGID > 0 {
 		pgid = strconv.Itoa(r.PGID)
 	}
-	b.WriteString("Process Group PGID: " + pgid)
+	line("Process Group PGID", pgid)
+	line("Blocked", blockedText(r.Blocked))
+	b.WriteString("Layers: " + r.layersText())
 	return b.String()
 }
 
@@ -100,4 +110,14 @@ func intOr(p *int) string {
 		return "(none)"
 	}
 	return strconv.Itoa(*p)
+}
+
+// layersText is the Layers line: the active layers, then each missing one
+// with its reason.
+func (r *Result) layersText() string {
+	rep := layers.Report{Active: r.Layers, Missing: r.LayersMissing}
+	if len(rep.Active) == 0 {
+		rep.Active = []string{layers.Static}
+	}
+	return rep.String()
 }

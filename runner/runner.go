@@ -5,13 +5,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/gate-dev/gate/fstools"
+	"github.com/gate-dev/gate/layers"
+	"github.com/gate-dev/gate/supervise"
 )
 
 // Defaults of Options.
@@ -61,6 +65,16 @@ type Options struct {
 	// the text the terminal shows.
 	Interactive bool
 	Rows, Cols  int
+	// Supervise, when set, runs every command (foreground, background,
+	// PTY sessions and run_shell_command in a PTY) under the exec
+	// supervisor, and confines its writes when Supervise.Confine is set.
+	Supervise *Supervision
+	// Layers, when set, are the enforcement layers results report;
+	// otherwise the runner reports what its options enforce.
+	Layers *layers.Report
+	// Require lists layers that must be active: otherwise no command runs
+	// (a *layers.MissingError).
+	Require []string
 }
 
 var errNoPTY = errors.New("pseudo-terminals are not available")
@@ -73,8 +87,11 @@ type Runner struct {
 	bg       *Background
 	sessions *Sessions
 
+	layers      layers.Report
+	confineSpec []byte // the helper's confinement spec (JSON), nil for none
+
 	mu      sync.Mutex
-	running map[int]bool // process groups of foreground commands
+	running map[int]group // foreground command trees, by process group
 }
 
 // New returns a runner for the root in opts.
@@ -102,7 +119,11 @@ func New(opts Options) (*Runner, error) {
 	if opts.Pager == "" {
 		opts.Pager = DefaultPager
 	}
-	r := &Runner{opts: opts, resolver: res, running: map[int]bool{}}
+	r := &Runner{opts: opts, resolver: res, running: map[int]group{}}
+	if err := r.prepareSupervision(); err != nil {
+		return nil, err
+	}
+	r.layers = layerReport(opts)
 	r.env = buildEnv(opts)
 	r.bg = newBackground(opts.KillGrace)
 	if opts.IdleTimeout <= 0 {
@@ -129,6 +150,9 @@ func (r *Runner) ptyEnv() []string {
 	}
 	return append(env, "TERM=xterm-256color")
 }
+
+// Layers returns the enforcement layers the runner's commands run under.
+func (r *Runner) Layers() layers.Report { return r.layers }
 
 // Root returns the resolved workspace root.
 func (r *Runner) Root() string { return r.resolver.Root() }
@@ -243,23 +267,49 @@ func pipe(w io.Writer) (*os.File, func(delay time.Duration), error) {
 	return pw, finish, nil
 }
 
-// start starts a command with its output going to stdout and stderr.
-func (r *Runner) start(command, dir string, stdout, stderr io.Writer) (*exec.Cmd, func(time.Duration), error) {
+// started is a command started by start.
+type started struct {
+	cmd    *exec.Cmd
+	tree   *supervise.Tree // nil when not supervised
+	finish func(time.Duration)
+}
+
+func (s *started) group() group { return group{pgid: s.cmd.Process.Pid, t: s.tree} }
+
+func (s *started) wait() (supervise.Status, error) { return waitStatus(s.cmd, s.tree) }
+
+// start starts a command with its output going to stdout and stderr, under
+// the supervisor when the runner has one (d decides its execs).
+func (r *Runner) start(command, dir string, d supervise.Decider, stdout, stderr io.Writer) (*started, error) {
 	cmd := shellCommand(command)
 	cmd.Dir = dir
 	cmd.Env = r.env
+	tree, err := r.supervised(cmd, d)
+	if err != nil {
+		return nil, err
+	}
 	ow, finishOut, err := pipe(stdout)
 	if err != nil {
-		return nil, nil, err
+		if tree != nil {
+			tree.Close()
+		}
+		return nil, err
 	}
 	ew, finishErr, err := pipe(stderr)
 	if err != nil {
 		ow.Close()
 		finishOut(0)
-		return nil, nil, err
+		if tree != nil {
+			tree.Close()
+		}
+		return nil, err
 	}
 	cmd.Stdout, cmd.Stderr = ow, ew
-	err = cmd.Start()
+	if tree != nil {
+		err = tree.Start()
+	} else {
+		err = cmd.Start()
+	}
 	ow.Close()
 	ew.Close()
 	finish := func(delay time.Duration) {
@@ -271,22 +321,31 @@ func (r *Runner) start(command, dir string, stdout, stderr io.Writer) (*exec.Cmd
 	}
 	if err != nil {
 		finish(0)
-		return nil, nil, err
+		return nil, err
 	}
-	return cmd, finish, nil
+	return &started{cmd: cmd, tree: tree, finish: finish}, nil
 }
 
 // Run runs a call. Foreground calls return when the shell exits (or is
 // killed at its timeout or when ctx ends); background calls return once the
-// process started. An *ArgError reports a bad directory; a command that
-// cannot be started is a Result with Error set.
+// process started. An *ArgError reports a bad directory; a
+// *layers.MissingError a required enforcement layer that is not active (or,
+// under supervision, a call without an exec decider): nothing ran. A
+// command that cannot be started is a Result with Error set.
 func (r *Runner) Run(ctx context.Context, req Request) (*Result, error) {
 	dir, err := r.Dir(req.Directory)
 	if err != nil {
 		return nil, err
 	}
+	if err := r.checkLayers(); err != nil {
+		return nil, err
+	}
+	d, err := r.decider(req.Exec)
+	if err != nil {
+		return nil, err
+	}
 	if req.IsBackground {
-		return r.runBackground(req, dir)
+		return r.runBackground(req, dir, d)
 	}
 	timeout := req.Timeout
 	if timeout <= 0 {
@@ -294,9 +353,9 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Result, error) {
 	}
 	timeout = min(timeout, MaxTimeout)
 	if r.opts.Interactive {
-		return r.runPTY(ctx, req, timeout)
+		return r.runPTY(ctx, req, timeout, d)
 	}
-	res := &Result{Command: req.Command, Directory: req.Directory, BackgroundPIDs: []int{}}
+	res := r.newResult(req)
 	if err := ctx.Err(); err != nil {
 		res.Cancelled = true
 		res.Error = "Command was cancelled before it could start."
@@ -304,16 +363,17 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Result, error) {
 	}
 	stdout := newCapture(r.opts.MaxOutput, true)
 	stderr := newCapture(r.opts.MaxOutput, true)
-	started := time.Now()
-	cmd, finish, err := r.start(req.Command, dir, stdout, stderr)
+	begun := time.Now()
+	st, err := r.start(req.Command, dir, d, stdout, stderr)
 	if err != nil {
 		res.Error = "Command could not be started: " + err.Error()
 		return res, nil
 	}
-	pgid := cmd.Process.Pid
+	g := st.group()
+	pgid := g.pgid
 	res.PGID = pgid
 	r.mu.Lock()
-	r.running[pgid] = true
+	r.running[pgid] = g
 	r.mu.Unlock()
 	defer func() {
 		r.mu.Lock()
@@ -332,27 +392,31 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Result, error) {
 			return
 		case <-tctx.Done():
 		}
-		r.stopGroup(pgid, exited)
+		g.stop(r.opts.KillGrace)
 	}()
-	waitErr := cmd.Wait()
+	status, waitErr := st.wait()
 	close(exited)
 	ended := tctx.Err()
 	if ended == nil {
-		// The command finished: what is left of its group runs on in the
-		// background, as the command asked with &.
-		if groupAlive(pgid) {
-			res.BackgroundPIDs = append(res.BackgroundPIDs, groupMembers(pgid)...)
+		// The command finished: what is left of its tree (or group) runs
+		// on in the background, as the command asked with &.
+		if g.alive() {
+			res.BackgroundPIDs = append(res.BackgroundPIDs, g.members()...)
 		}
 		if len(res.BackgroundPIDs) > 0 {
-			r.bg.adopt(pgid, res.BackgroundPIDs, req, dir)
+			r.bg.adopt(g, res.BackgroundPIDs, req)
 		}
 	}
 	<-killed
-	finish(r.opts.OutputDelay)
-	res.Duration = time.Since(started)
+	st.finish(r.opts.OutputDelay)
+	res.Duration = time.Since(begun)
 	res.Stdout, res.StdoutTruncated = stdout.snapshot()
 	res.Stderr, res.StderrTruncated = stderr.snapshot()
-	setExit(res, cmd, waitErr)
+	res.ExitCode, res.Signal = codes(status, waitErr)
+	if waitErr != nil && res.Error == "" {
+		res.Error = waitErr.Error()
+	}
+	res.Blocked = blockedOf(st.tree)
 	switch {
 	case errors.Is(ended, context.DeadlineExceeded) && ctx.Err() == nil:
 		res.TimedOut = true
@@ -364,60 +428,18 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Result, error) {
 	return res, nil
 }
 
-// stopGroup ends a process group: SIGTERM, then SIGKILL once the grace
-// period is over if any member is left. It returns when the group is gone.
-func (r *Runner) stopGroup(pgid int, exited <-chan struct{}) {
-	if !terminateGroup(pgid) {
-		return
+// newResult is an empty result for req, with the runner's layers.
+func (r *Runner) newResult(req Request) *Result {
+	res := &Result{Command: req.Command, Directory: req.Directory, BackgroundPIDs: []int{}, Blocked: []Blocked{},
+		Layers: slices.Clone(r.layers.Active)}
+	if len(r.layers.Missing) > 0 {
+		res.LayersMissing = maps.Clone(r.layers.Missing)
 	}
-	deadline := time.NewTimer(r.opts.KillGrace)
-	defer deadline.Stop()
-	tick := time.NewTicker(20 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		select {
-		case <-deadline.C:
-			killGroup(pgid)
-			for i := 0; i < 100 && groupAlive(pgid); i++ {
-				time.Sleep(10 * time.Millisecond)
-			}
-			return
-		case <-tick.C:
-			select {
-			case <-exited:
-				if !groupAlive(pgid) {
-					return
-				}
-			default:
-			}
-		}
-	}
-}
-
-func setExit(res *Result, cmd *exec.Cmd, waitErr error) {
-	if cmd.ProcessState == nil {
-		if waitErr != nil && res.Error == "" {
-			res.Error = waitErr.Error()
-		}
-		return
-	}
-	var ee *exec.ExitError
-	if errors.As(waitErr, &ee) {
-		if sig := waitSignal(ee); sig != 0 {
-			res.Signal = &sig
-			return
-		}
-	} else if waitErr != nil && res.Error == "" {
-		res.Error = waitErr.Error()
-	}
-	code := cmd.ProcessState.ExitCode()
-	if code >= 0 {
-		res.ExitCode = &code
-	}
+	return res
 }
 
 // runBackground starts a background call and registers it.
-func (r *Runner) runBackground(req Request, dir string) (*Result, error) {
+func (r *Runner) runBackground(req Request, dir string, d supervise.Decider) (*Result, error) {
 	p := &Process{
 		Command:     req.Command,
 		Description: strings.TrimSpace(req.Description + " [background]"),
@@ -426,20 +448,22 @@ func (r *Runner) runBackground(req Request, dir string) (*Result, error) {
 		stderr:      newCapture(r.opts.MaxOutput, false),
 		done:        make(chan struct{}),
 	}
-	res := &Result{Command: req.Command, Directory: req.Directory, Background: true, BackgroundPIDs: []int{}}
-	cmd, finish, err := r.start(req.Command, dir, p.stdout, p.stderr)
+	res := r.newResult(req)
+	res.Background = true
+	st, err := r.start(req.Command, dir, d, p.stdout, p.stderr)
 	if err != nil {
 		res.Error = "Command could not be started: " + err.Error()
 		return res, nil
 	}
-	p.PID = cmd.Process.Pid
+	p.grp = st.group()
+	p.PID = p.grp.pgid
 	p.Started = time.Now()
 	r.bg.add(p)
 	go func() {
-		err := cmd.Wait()
-		r.bg.exited(p, cmd, err)
-		// Output of the whole group is kept until its last writer is gone.
-		finish(24 * time.Hour)
+		status, err := st.wait()
+		r.bg.exited(p, status, err)
+		// Output of the whole tree is kept until its last writer is gone.
+		st.finish(24 * time.Hour)
 	}()
 	res.PGID = p.PID
 	res.BackgroundPIDs = []int{p.PID}
@@ -450,17 +474,17 @@ func (r *Runner) runBackground(req Request, dir string) (*Result, error) {
 // and waits until they are gone or ctx ends.
 func (r *Runner) Shutdown(ctx context.Context) {
 	r.mu.Lock()
-	groups := make([]int, 0, len(r.running))
-	for pgid := range r.running {
-		groups = append(groups, pgid)
+	groups := make([]group, 0, len(r.running))
+	for _, g := range r.running {
+		groups = append(groups, g)
 	}
 	r.mu.Unlock()
 	var wg sync.WaitGroup
-	for _, pgid := range groups {
+	for _, g := range groups {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r.stopGroup(pgid, closedChan)
+			g.stop(r.opts.KillGrace)
 		}()
 	}
 	wg.Add(2)
@@ -480,18 +504,16 @@ func (r *Runner) Shutdown(ctx context.Context) {
 	}
 }
 
-var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
-
 // ptyScrollback is how many lines of a command run in a pseudo-terminal its
 // result keeps.
 const ptyScrollback = 2000
 
 // runPTY runs a foreground command in a pseudo-terminal, as Qwen Code does
 // with enableInteractiveShell, and returns what the terminal shows.
-func (r *Runner) runPTY(ctx context.Context, req Request, timeout time.Duration) (*Result, error) {
-	res := &Result{Command: req.Command, Directory: req.Directory, BackgroundPIDs: []int{}}
+func (r *Runner) runPTY(ctx context.Context, req Request, timeout time.Duration, d supervise.Decider) (*Result, error) {
+	res := r.newResult(req)
 	started := time.Now()
-	s, err := r.sessions.start(SessionRequest{Command: req.Command, Directory: req.Directory, Rows: r.opts.Rows, Cols: r.opts.Cols}, false, ptyScrollback)
+	s, err := r.sessions.start(SessionRequest{Command: req.Command, Directory: req.Directory, Rows: r.opts.Rows, Cols: r.opts.Cols, Exec: d}, false, ptyScrollback)
 	if err != nil {
 		var ae *ArgError
 		if errors.As(err, &ae) {
@@ -522,6 +544,7 @@ func (r *Runner) runPTY(ctx context.Context, req Request, timeout time.Duration)
 		res.Stderr = "gate: " + s.Notice + "\n"
 	}
 	res.ExitCode, res.Signal = sc.ExitCode, sc.Signal
+	res.Blocked = s.blocked()
 	res.Duration = time.Since(started)
 	return res, nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"syscall"
@@ -19,6 +20,9 @@ func newTestRunner(t *testing.T, opts Options) *Runner {
 	}
 	if opts.KillGrace == 0 {
 		opts.KillGrace = 300 * time.Millisecond
+	}
+	if opts.Supervise == nil {
+		opts.Supervise = defaultSupervision(t)
 	}
 	r, err := New(opts)
 	if err != nil {
@@ -307,7 +311,7 @@ func TestParseArgs(t *testing.T) {
 	} {
 		got, err := ParseArgs(tc.args)
 		if tc.param == "" {
-			if err != nil || got != tc.want {
+			if err != nil || !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("%v: got %+v, %v", tc.args, got, err)
 			}
 			continue

@@ -16,6 +16,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/hinshun/vt10x"
+
+	"github.com/gate-dev/gate/supervise"
 )
 
 // Session defaults.
@@ -98,6 +100,9 @@ type SessionRequest struct {
 	Directory string
 	Rows      int
 	Cols      int
+	// Exec decides every program the session's tree runs (what is typed
+	// into a shell included), as Request.Exec.
+	Exec supervise.Decider `json:"-"`
 }
 
 // Session is a command running in a pseudo-terminal, with the screen a
@@ -125,8 +130,12 @@ type Session struct {
 	reason   string // why gate ended it: killed, idle
 	done     chan struct{}
 	grace    time.Duration
-	maxCells int // bounds rows x cols on resize; 0 for no bound
+	maxCells int   // bounds rows x cols on resize; 0 for no bound
+	grp      group // the session's tree (or process group)
 }
+
+// blocked lists the execs the supervisor killed in the session's tree.
+func (s *Session) blocked() []Blocked { return blockedOf(s.grp.t) }
 
 // Screen is what a person would see in the session's terminal.
 type Screen struct {
@@ -145,6 +154,8 @@ type Screen struct {
 	ExitCode *int   `json:"exit_code,omitempty"`
 	Signal   *int   `json:"signal,omitempty"`
 	Ended    string `json:"ended,omitempty"`
+	// Blocked are the execs the supervisor killed in the session.
+	Blocked []Blocked `json:"blocked,omitempty"`
 }
 
 // keys are the named keys Send understands.
@@ -248,6 +259,9 @@ func (s *Session) Screen(styled bool) Screen {
 	sc.Running = s.ended == nil
 	sc.ExitCode, sc.Signal, sc.Ended = s.exitCode, s.signal, s.reason
 	s.mu.Unlock()
+	if bl := s.blocked(); len(bl) > 0 {
+		sc.Blocked = bl
+	}
 	return sc
 }
 
@@ -303,27 +317,12 @@ func (s *Session) Kill(reason string) {
 		s.reason = reason
 	}
 	s.mu.Unlock()
-	if terminateGroup(s.PID) {
-		deadline := time.Now().Add(s.grace)
-		for time.Now().Before(deadline) && groupAlive(s.PID) {
-			time.Sleep(20 * time.Millisecond)
-		}
-		if groupAlive(s.PID) {
-			killGroup(s.PID)
-		}
-	}
+	s.grp.stop(s.grace)
 	select {
 	case <-s.done:
 	case <-time.After(5 * time.Second):
 	}
-	waitGroupGone(s.PID)
-}
-
-// waitGroupGone waits, briefly, until no process of a group is left.
-func waitGroupGone(pgid int) {
-	for i := 0; i < 100 && groupAlive(pgid); i++ {
-		time.Sleep(10 * time.Millisecond)
-	}
+	s.grp.gone(time.Second)
 }
 
 // feed copies the command's output into the emulator and the raw capture,
@@ -624,11 +623,28 @@ func (ss *Sessions) start(req SessionRequest, register bool, emuRows int) (*Sess
 	_, _ = rand.Read(id[:])
 	s := &Session{ID: hex.EncodeToString(id[:]), Command: req.Command, Started: time.Now(), active: time.Now(),
 		raw: newCapture(r.opts.MaxOutput, false), done: make(chan struct{}), grace: r.opts.KillGrace, maxCells: maxCells}
+	if err := r.checkLayers(); err != nil {
+		return nil, err
+	}
+	d, err := r.decider(req.Exec)
+	if err != nil {
+		return nil, err
+	}
 	cmd := exec.Command("bash", "-c", req.Command)
 	cmd.Dir = dir
 	cmd.Env = r.ptyEnv()
+	tree, err := r.supervised(cmd, d)
+	if err != nil {
+		return nil, err
+	}
 	var out io.Reader
 	if ptmx, perr := ss.startPTY(cmd, req.Rows, req.Cols); perr == nil {
+		if tree != nil {
+			if err := tree.Attach(); err != nil {
+				ptmx.Close()
+				return nil, err
+			}
+		}
 		s.PTY = true
 		s.input = ptmx
 		s.resize = func(rows, cols int) error { return setSize(ptmx, rows, cols) }
@@ -636,10 +652,16 @@ func (ss *Sessions) start(req SessionRequest, register bool, emuRows int) (*Sess
 		out = ptmx
 		s.term = vt10x.New(vt10x.WithSize(req.Cols, max(req.Rows, emuRows)), vt10x.WithWriter(ptmx))
 	} else {
+		if tree != nil {
+			tree.Close()
+		}
 		s.Notice = "no pseudo-terminal could be opened (" + perr.Error() + "); the command runs on plain pipes"
 		cmd = shellCommand(req.Command)
 		cmd.Dir = dir
 		cmd.Env = r.ptyEnv()
+		if tree, err = r.supervised(cmd, d); err != nil {
+			return nil, err
+		}
 		stdin, err := cmd.StdinPipe()
 		if err != nil {
 			return nil, err
@@ -649,7 +671,12 @@ func (ss *Sessions) start(req SessionRequest, register bool, emuRows int) (*Sess
 			return nil, err
 		}
 		cmd.Stdout, cmd.Stderr = pw, pw
-		if err := cmd.Start(); err != nil {
+		if tree != nil {
+			err = tree.Start()
+		} else {
+			err = cmd.Start()
+		}
+		if err != nil {
 			pr.Close()
 			pw.Close()
 			return nil, err
@@ -661,10 +688,11 @@ func (ss *Sessions) start(req SessionRequest, register bool, emuRows int) (*Sess
 		s.term = vt10x.New(vt10x.WithSize(req.Cols, max(req.Rows, emuRows)))
 	}
 	s.PID = cmd.Process.Pid
+	s.grp = group{pgid: s.PID, t: tree}
 	fed := make(chan struct{})
 	go func() { s.feed(out); close(fed) }()
 	go func() {
-		err := cmd.Wait()
+		status, err := waitStatus(cmd, tree)
 		// What the command printed last is still in the terminal.
 		select {
 		case <-fed:
@@ -674,26 +702,19 @@ func (ss *Sessions) start(req SessionRequest, register bool, emuRows int) (*Sess
 		now := time.Now()
 		s.mu.Lock()
 		s.ended = &now
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			if sig := waitSignal(ee); sig != 0 {
-				s.signal = &sig
-			}
-		}
-		if s.signal == nil && cmd.ProcessState != nil {
-			c := cmd.ProcessState.ExitCode()
-			s.exitCode = &c
-		}
+		s.exitCode, s.signal = codes(status, err)
 		reason := s.reason
 		if reason == "" {
 			reason = "exited"
 			s.reason = reason
 		}
 		s.mu.Unlock()
-		// Jobs the command left in its group end with the session.
-		if groupAlive(s.PID) {
-			killGroup(s.PID)
-			waitGroupGone(s.PID)
+		// Jobs the command left in its tree (or group) end with the
+		// session.
+		if s.grp.alive() {
+			s.grp.kill()
+		} else {
+			s.grp.gone(time.Second)
 		}
 		close(s.done)
 		if !register {

@@ -198,6 +198,9 @@ func (g *Gateway) Call(ctx context.Context, call engine.Call) (_ *CallResult, er
 		if errors.As(err, &ae) {
 			return nil, &engine.Error{Code: engine.CodeInvalidCall, Message: err.Error()}
 		}
+		if e := enforcementError(err); e != nil {
+			return nil, e
+		}
 		return nil, &engine.Error{Code: engine.CodeInternal, Message: "running the command", Err: err}
 	}
 	g.metrics.ToolCall(call.Tool, res.Outcome(), res.Duration)

@@ -111,7 +111,7 @@ func NewHandler(g *Gateway, opts HandlerOptions) http.Handler {
 			writeError(w, &engine.Error{Code: engine.CodeNotReady, Message: "policies are not compiled yet"})
 			return
 		}
-		writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+		writeJSON(w, http.StatusOK, readyBody(g))
 	})
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, &engine.Error{Code: engine.CodeNotFound, Message: "no endpoint " + r.Method + " " + r.URL.Path})
@@ -361,4 +361,18 @@ func backgroundError(err error, pid int) error {
 		return &engine.Error{Code: engine.CodeNotFound, Message: "no background process " + strconv.Itoa(pid)}
 	}
 	return err
+}
+
+// readyBody is /readyz's answer: ready, with the enforcement layers active
+// around the commands gate runs and why each missing one is missing.
+func readyBody(g *Gateway) map[string]any {
+	body := map[string]any{"status": "ready"}
+	if g.runner != nil {
+		rep := g.runner.Layers()
+		body["layers"] = rep.Map()
+		if len(rep.Missing) > 0 {
+			body["layers_missing"] = rep.Missing
+		}
+	}
+	return body
 }

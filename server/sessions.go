@@ -49,6 +49,9 @@ func (g *Gateway) sessionError(err error, doing string) *engine.Error {
 	if errors.As(err, &ae) {
 		return &engine.Error{Code: engine.CodeInvalidCall, Message: err.Error()}
 	}
+	if e := enforcementError(err); e != nil {
+		return e
+	}
 	return &engine.Error{Code: engine.CodeInternal, Message: doing, Err: err}
 }
 

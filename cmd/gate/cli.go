@@ -29,6 +29,8 @@ type app struct {
 	// closers are closed when the command ends (the decision log, which
 	// writes what it still holds first).
 	closers []io.Closer
+	// enforcement is what protects the commands of the last gateway built.
+	enforcement *enforcement
 }
 
 // usageError is a mistake in the command line (exit status 2).
@@ -121,20 +123,22 @@ func (a *app) rootCommand() *cobra.Command {
 	pf.StringArray("policy", nil, "extra policy `dir`ectory with .rego modules and data (repeatable)")
 	pf.String("opa-url", "", "decide on this OPA server (its Data API, data.gate.decision) instead of the embedded engine; deny when it cannot be reached (token: $GATE_OPA_TOKEN)")
 	pf.Bool("opa-keep-settings", false, "with --opa-url: keep the server's data.gate.settings instead of pushing gate's")
+	registerEnforcementFlags(pf)
 	d := shellparse.DefaultLimits
 	pf.Int("max-command-bytes", d.MaxBytes, "deny longer shell commands unread (command_too_complex)")
 	pf.Int("max-segments", d.MaxSegments, "deny shell commands with more simple commands (segments) unread")
 	pf.Int("max-depth", d.MaxDepth, "deny shell commands whose constructs nest deeper unread")
 	pf.Int("max-words", d.MaxWords, "deny shell commands with more words (after brace expansion) and assignments unread")
 	a.bind(pf)
-	root.AddCommand(a.evalCommand(), a.parseCommand(), a.testCommand(), a.serveCommand(), a.execCommand(), a.mcpCommand(), a.approvalsCommand(), a.hookCommand())
+	root.AddCommand(a.evalCommand(), a.parseCommand(), a.testCommand(), a.serveCommand(), a.execCommand(), a.mcpCommand(), a.approvalsCommand(), a.hookCommand(), a.versionCommand(), a.doctorCommand())
 	return root
 }
 
 // bind makes viper read the global flags, GATE_* variables and the gate
 // section of settings files, in that order of precedence.
 func (a *app) bind(fs *pflag.FlagSet) {
-	for _, name := range []string{"settings", "root", "approval-mode", "policy", "opa-url", "opa-keep-settings", "max-command-bytes", "max-segments", "max-depth", "max-words"} {
+	for _, name := range []string{"settings", "root", "approval-mode", "policy", "opa-url", "opa-keep-settings", "max-command-bytes", "max-segments", "max-depth", "max-words",
+		flagNoSupervise, flagNoConfine, flagRequire} {
 		_ = a.v.BindPFlag(name, fs.Lookup(name))
 		_ = a.v.BindEnv(name, "GATE_"+strings.ToUpper(strings.ReplaceAll(name, "-", "_")))
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/tailscale/hujson"
 
 	"github.com/gate-dev/gate/engine"
+	"github.com/gate-dev/gate/layers"
 	"github.com/gate-dev/gate/shellparse"
 )
 
@@ -87,6 +88,9 @@ func (a *app) loadConfig() (*config, error) {
 	for _, d := range cfg.opts.PolicyDirs {
 		cfg.opts.Protected[d] = "gate policies"
 	}
+	// The policies see the layers active around the commands (an
+	// interactive shell under restrictions needs "exec").
+	cfg.opts.Layers = policyLayers(layers.Detect(layers.Config{NoExec: a.v.GetBool(flagNoSupervise), NoFS: a.v.GetBool(flagNoConfine)}))
 	return cfg, nil
 }
 
@@ -180,6 +184,13 @@ func (a *app) mergeGateSection(fv *viper.Viper, file string) error {
 	dir := filepath.Dir(file)
 	merged := map[string]any{}
 	for k, v := range section {
+		switch strings.ToLower(k) {
+		case "sandbox", "enforcement":
+			if err := enforcementSection(merged, dir, strings.ToLower(k), v); err != nil {
+				return badSettings(file, err)
+			}
+			continue
+		}
 		name, known := gateKeys[strings.ToLower(k)]
 		if !known {
 			return badSettings(file, fmt.Errorf("unknown key gate.%s", k))

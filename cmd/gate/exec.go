@@ -76,6 +76,7 @@ func (a *app) execCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			a.enforcement.warnTo(a.stderr)
 			if interactive {
 				return a.execInteractive(cmd, g, c)
 			}

@@ -146,7 +146,21 @@ func (a *app) newGateway(ctx context.Context, ro runOptions, log *slog.Logger) (
 	if err != nil {
 		return nil, err
 	}
+	en, err := a.detectEnforcement(cfg)
+	if err != nil {
+		return nil, err
+	}
+	a.enforcement = en
+	sup, err := en.supervision("") // the runner's resolved root
+
+	if err != nil {
+		return nil, err
+	}
+	en.warn(log)
 	r, err := runner.New(runner.Options{
+		Supervise:      sup,
+		Layers:         &en.report,
+		Require:        en.require,
 		Root:           cfg.opts.Root,
 		Pager:          cfg.shell.Pager,
 		ShowColor:      cfg.shell.ShowColor,
@@ -163,7 +177,9 @@ func (a *app) newGateway(ctx context.Context, ro runOptions, log *slog.Logger) (
 	if ro.opaConfig != "" {
 		initial = nil // not ready until a bundle is activated
 	}
-	g := server.NewGateway(initial, r, metrics.New(), log)
+	m := metrics.New()
+	m.SetLayers(en.report.Active)
+	g := server.NewGateway(initial, r, m, log)
 	g.SetLimits(ro.limits.Limits)
 	g.SetRules(rules)
 	if ro.decisionLog != "" {

@@ -5,8 +5,9 @@
 // before the heavy packages of gate (OPA, OCI, Prometheus) initialise: a
 // helper starts in a few milliseconds less than from main.
 //
-// The filesystem confinement hook (HelperOptions.BeforeStart) belongs
-// here: import its package from this one and pass it below.
+// The helper confines the command's tree before it starts it: Options.Confine
+// (the JSON of a confine.Spec, empty for none) is applied with confine.Apply
+// in HelperOptions.BeforeStart; if that fails, the command does not run.
 package helper
 
 import (
@@ -17,6 +18,6 @@ import (
 
 func init() {
 	if len(os.Args) > 1 && os.Args[1] == supervise.HelperArg {
-		os.Exit(supervise.HelperMain(supervise.HelperOptions{}))
+		os.Exit(supervise.HelperMain(supervise.HelperOptions{BeforeStart: BeforeStart}))
 	}
 }

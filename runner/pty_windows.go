@@ -4,6 +4,7 @@ package runner
 
 import (
 	"context"
+	"github.com/gate-dev/gate/supervise"
 	"io"
 	"os"
 	"os/exec"
@@ -15,6 +16,6 @@ func (ss *Sessions) startPTY(*exec.Cmd, int, int) (*os.File, error) { return nil
 func setSize(*os.File, int, int) error { return errNoPTY }
 
 // Attach is not available on Windows.
-func (r *Runner) Attach(context.Context, string, string, *os.File, io.Writer) (int, error) {
+func (r *Runner) Attach(context.Context, string, string, *os.File, io.Writer, ...supervise.Decider) (int, error) {
 	return 0, errNoPTY
 }

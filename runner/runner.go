@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -84,6 +85,7 @@ type Runner struct {
 	opts     Options
 	resolver *fstools.Resolver
 	env      []string
+	tmp      string // confined commands' temp dir, removed by Close
 	bg       *Background
 	sessions *Sessions
 
@@ -125,6 +127,17 @@ func New(opts Options) (*Runner, error) {
 	}
 	r.layers = layerReport(opts)
 	r.env = buildEnv(opts)
+	if opts.Supervise != nil && opts.Supervise.Confine != nil {
+		// Confined commands write temporary files in a directory of their
+		// own, not in the shared temp dir: a workspace or another user's
+		// files under /tmp stay out of reach.
+		dir, err := os.MkdirTemp("", "gate-tmp-")
+		if err != nil {
+			return nil, fmt.Errorf("a temporary directory for confined commands: %w", err)
+		}
+		r.tmp = dir
+		r.env = setEnv(r.env, map[string]string{"TMPDIR": dir, "TMP": dir, "TEMP": dir})
+	}
 	r.bg = newBackground(opts.KillGrace)
 	if opts.IdleTimeout <= 0 {
 		opts.IdleTimeout = DefaultIdleTimeout
@@ -500,8 +513,42 @@ func (r *Runner) Shutdown(ctx context.Context) {
 	go func() { wg.Wait(); close(done) }()
 	select {
 	case <-done:
+		r.Close()
 	case <-ctx.Done():
 	}
+}
+
+// Close removes the temporary directory of confined commands. Call it once
+// no command runs any more (Shutdown does).
+func (r *Runner) Close() error {
+	if r.tmp == "" {
+		return nil
+	}
+	return os.RemoveAll(r.tmp)
+}
+
+// TempDir is where confined commands write temporary files (TMPDIR), or ""
+// when they use the shared temp dir.
+func (r *Runner) TempDir() string { return r.tmp }
+
+// setEnv sets variables in env, replacing inherited values.
+func setEnv(env []string, set map[string]string) []string {
+	out := make([]string, 0, len(env)+len(set))
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		if _, ok := set[k]; !ok {
+			out = append(out, kv)
+		}
+	}
+	keys := make([]string, 0, len(set))
+	for k := range set {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		out = append(out, k+"="+set[k])
+	}
+	return out
 }
 
 // ptyScrollback is how many lines of a command run in a pseudo-terminal its

@@ -89,7 +89,7 @@ func checkBlockedRM(t *testing.T, res *Result) {
 	t.Helper()
 	found := false
 	for _, b := range res.Blocked {
-		if path.Base(b.Program) == "rm" && len(b.Reasons) > 0 && strings.Contains(b.Reasons[0], "excluded: rm") {
+		if path.Base(b.Program) == "rm" && len(b.Reasons) > 0 && strings.Contains(b.Reasons[0].Message, "excluded: rm") {
 			found = true
 		}
 	}

@@ -40,12 +40,26 @@ type Supervision struct {
 type Blocked struct {
 	// Program is the identity of what was about to run (the executed file,
 	// a #! script, the program ld.so was asked to load).
-	Program string   `json:"program"`
-	Argv    []string `json:"argv"`
-	Reasons []string `json:"reasons"`
-	// DecisionID links the exec decision to the call's decision log
-	// entry, when the decider gives one.
+	Program string        `json:"program"`
+	Argv    []string      `json:"argv"`
+	Reasons []BlockReason `json:"reasons"`
+	// DecisionID names the exec-time decision in the decision log (whose
+	// event names the call's decision), when the decider gives one.
 	DecisionID string `json:"decision_id"`
+}
+
+// BlockReason is one reason an exec was denied: a code of gate's
+// vocabulary (or a policy's own) and its message.
+type BlockReason struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// BlockInfo is what a decider puts in supervise.Verdict.Info for the
+// Blocked record of a denied exec.
+type BlockInfo struct {
+	DecisionID string
+	Reasons    []BlockReason
 }
 
 func blockedOf(t *supervise.Tree) []Blocked {
@@ -55,7 +69,14 @@ func blockedOf(t *supervise.Tree) []Blocked {
 	list, _ := t.Blocked()
 	out := make([]Blocked, 0, len(list))
 	for _, b := range list {
-		out = append(out, Blocked{Program: b.Exec.Program, Argv: b.Exec.Argv, Reasons: []string{b.Reason}})
+		bl := Blocked{Program: b.Exec.Program, Argv: b.Exec.Argv, Reasons: []BlockReason{{Code: "denied", Message: b.Reason}}}
+		if info, ok := b.Info.(BlockInfo); ok {
+			bl.DecisionID = info.DecisionID
+			if len(info.Reasons) > 0 {
+				bl.Reasons = info.Reasons
+			}
+		}
+		out = append(out, bl)
 	}
 	return out
 }
@@ -67,7 +88,11 @@ func blockedText(list []Blocked) string {
 	}
 	parts := make([]string, len(list))
 	for i, b := range list {
-		parts[i] = fmt.Sprintf("%s (%s): %s", b.Program, strings.Join(b.Argv, " "), strings.Join(b.Reasons, ", "))
+		msgs := make([]string, len(b.Reasons))
+		for j, r := range b.Reasons {
+			msgs[j] = r.Message
+		}
+		parts[i] = fmt.Sprintf("%s (%s): %s", b.Program, strings.Join(b.Argv, " "), strings.Join(msgs, ", "))
 	}
 	return strings.Join(parts, "; ")
 }

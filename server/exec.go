@@ -8,16 +8,9 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/gate-dev/gate/engine"
+	"github.com/gate-dev/gate/runner"
 	"github.com/gate-dev/gate/supervise"
 )
-
-// ExecVerdict is what the exec-time decision on a blocked program said: it
-// travels with supervise's Blocked record to the call's result.
-type ExecVerdict struct {
-	DecisionID string          `json:"decision_id"`
-	Decision   string          `json:"decision"`
-	Reasons    []engine.Reason `json:"reasons"`
-}
 
 // ExecDecider returns the decider of every program the command of a call
 // runs under supervision: the exec-time policy (data.gate.exec.decision)
@@ -54,9 +47,23 @@ func (g *Gateway) ExecDecider(ctx context.Context, e *engine.Engine, call engine
 		if !allow {
 			g.log.Info("exec blocked", "program", x.Program, "decision", d.Decision, "reason", reason, "call_decision_id", callDecision)
 		}
-		return supervise.Verdict{Allow: allow, Reason: reasonText(d),
-			Info: ExecVerdict{DecisionID: d.DecisionID, Decision: d.Decision, Reasons: d.Reasons}}
+		info := runner.BlockInfo{DecisionID: d.DecisionID}
+		for _, r := range d.Reasons {
+			info.Reasons = append(info.Reasons, runner.BlockReason{Code: r.Code, Message: r.Message})
+		}
+		return supervise.Verdict{Allow: allow, Reason: reasonText(d), Info: info}
 	}
+}
+
+// DecideToRun decides a shell call that the caller runs itself (gate exec
+// --interactive), and returns the exec-time decider of its command when
+// the decision is allow.
+func (g *Gateway) DecideToRun(ctx context.Context, call engine.Call) (engine.Decision, supervise.Decider, error) {
+	e, in, d, err := g.decide(ctx, call)
+	if err != nil || d.Decision != engine.Allow {
+		return d, nil, err
+	}
+	return d, g.ExecDecider(ctx, e, call, in, d.DecisionID), nil
 }
 
 // approveExec asks a human about an exec the policy asked about, with the

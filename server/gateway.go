@@ -191,6 +191,8 @@ func (g *Gateway) Call(ctx context.Context, call engine.Call) (_ *CallResult, er
 		out.Text = res.Content
 		return out, nil
 	}
+	// Every program the command starts is decided at exec time too.
+	req.Exec = g.ExecDecider(ctx, e, call, in, out.Decision.DecisionID)
 	res, err := g.runner.Run(ctx, req)
 	if err != nil {
 		g.metrics.ToolCall(call.Tool, "error", 0)

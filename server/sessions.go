@@ -76,7 +76,7 @@ func (g *Gateway) StartSession(ctx context.Context, req runner.SessionRequest) (
 	if err := g.runner.Sessions().Check(req.Rows, req.Cols); err != nil {
 		return nil, g.sessionError(err, "starting the session")
 	}
-	_, _, res, err := g.authorize(ctx, call)
+	e, in, res, err := g.authorize(ctx, call)
 	if err != nil {
 		return nil, err
 	}
@@ -84,6 +84,8 @@ func (g *Gateway) StartSession(ctx context.Context, req runner.SessionRequest) (
 	if !res.Authorized() {
 		return out, nil
 	}
+	// What is typed into the session is decided program by program.
+	req.Exec = g.ExecDecider(ctx, e, call, in, res.Decision.DecisionID)
 	s, err := g.runner.Sessions().Start(req)
 	if err != nil {
 		e := g.sessionError(err, "starting the session")

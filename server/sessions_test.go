@@ -40,6 +40,9 @@ func newSessionServer(t *testing.T, s engine.Settings, ro runner.Options) *sessi
 		t.Fatal(err)
 	}
 	ro.Root, ro.KillGrace = root, 300*time.Millisecond
+	if ro.Env == nil {
+		ro.Env = testEnv(t)
+	}
 	r, err := runner.New(ro)
 	if err != nil {
 		t.Fatal(err)
@@ -448,4 +451,17 @@ func TestMCPSessionTools(t *testing.T) {
 			t.Fatal("victim.txt was deleted through an MCP session")
 		}
 	})
+}
+
+// testEnv is gate's environment with a home of the test's own: shells in
+// sessions read no user's rc files and write no user's history.
+func testEnv(t *testing.T) []string {
+	t.Helper()
+	env := []string{}
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "HOME=") && !strings.HasPrefix(kv, "HISTFILE=") {
+			env = append(env, kv)
+		}
+	}
+	return append(env, "HOME="+t.TempDir(), "HISTFILE=/dev/null")
 }

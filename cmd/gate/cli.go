@@ -31,6 +31,11 @@ type app struct {
 	closers []io.Closer
 	// enforcement is what protects the commands of the last gateway built.
 	enforcement *enforcement
+	// staticOnly gives the policies only the static layer: gate decides
+	// what something else runs (a hook without --supervise).
+	staticOnly bool
+	// flags are the global flags, read as given when set on the command line.
+	flags *pflag.FlagSet
 }
 
 // usageError is a mistake in the command line (exit status 2).
@@ -130,6 +135,7 @@ func (a *app) rootCommand() *cobra.Command {
 	pf.Int("max-depth", d.MaxDepth, "deny shell commands whose constructs nest deeper unread")
 	pf.Int("max-words", d.MaxWords, "deny shell commands with more words (after brace expansion) and assignments unread")
 	a.bind(pf)
+	a.flags = pf
 	root.AddCommand(a.evalCommand(), a.parseCommand(), a.testCommand(), a.serveCommand(), a.execCommand(), a.mcpCommand(), a.approvalsCommand(), a.hookCommand(), a.versionCommand(), a.doctorCommand())
 	return root
 }
@@ -144,9 +150,17 @@ func (a *app) bind(fs *pflag.FlagSet) {
 	}
 }
 
-// list returns a list setting; a value from the environment is split on
+// list returns a list setting. Values given as flags are taken as they
+// are (a path may hold a comma); a value from the environment is split on
 // commas.
 func (a *app) list(key string) []string {
+	if a.flags != nil {
+		if f := a.flags.Lookup(key); f != nil && f.Changed {
+			if vs, err := a.flags.GetStringArray(key); err == nil {
+				return vs
+			}
+		}
+	}
 	var out []string
 	for _, v := range a.v.GetStringSlice(key) {
 		for _, part := range strings.Split(v, ",") {

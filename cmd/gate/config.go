@@ -91,6 +91,11 @@ func (a *app) loadConfig() (*config, error) {
 	// The policies see the layers active around the commands (an
 	// interactive shell under restrictions needs "exec").
 	cfg.opts.Layers = policyLayers(layers.Detect(layers.Config{NoExec: a.v.GetBool(flagNoSupervise), NoFS: a.v.GetBool(flagNoConfine)}))
+	if a.staticOnly {
+		// The agent runs the command itself: gate's static decision is
+		// the only layer around it.
+		cfg.opts.Layers = []string{layers.Static}
+	}
 	return cfg, nil
 }
 

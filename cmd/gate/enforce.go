@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"log/slog"
@@ -16,7 +15,6 @@ import (
 	"github.com/gate-dev/gate/engine"
 	"github.com/gate-dev/gate/layers"
 	"github.com/gate-dev/gate/runner"
-	"github.com/gate-dev/gate/supervise"
 )
 
 // Flags of the enforcement layers (global: gate.enforcement and
@@ -159,13 +157,10 @@ func (en *enforcement) supervision(root string) (*runner.Supervision, error) {
 	if err != nil {
 		return nil, &engine.Error{Code: engine.CodeInternal, Message: "finding gate's own binary for the exec supervisor", Err: err}
 	}
-	s := &runner.Supervision{
-		Self: self,
-		// The place the gateway replaces: until calls bring their own
-		// exec decider (data.gate.exec.decision), every exec is allowed
-		// and the exec layer only sees, kills on timeout and confines.
-		Default: func(_ context.Context, _ supervise.Exec) supervise.Verdict { return supervise.Verdict{Allow: true} },
-	}
+	// Every call brings its own exec decider (the gateway's, on
+	// data.gate.exec.decision): there is no default, and a command without
+	// one does not run.
+	s := &runner.Supervision{Self: self}
 	if en.report.Has(layers.FS) {
 		s.Confine = &confine.Spec{Root: root, Writable: en.writable, ReadOnly: en.readOnly}
 	}
@@ -190,19 +185,7 @@ func (en *enforcement) warnTo(w io.Writer) {
 	}
 }
 
-// execDecided says the exec layer decides execs with the policy
-// (data.gate.exec.decision, through the gateway's per-call decider). Until
-// the gateway supplies that decider, the runner's default allows every exec
-// (see enforcement.supervision): the tree is traced, killed whole and
-// confined, but no exec is decided, so the policies must not count on
-// "exec" (an interactive shell under restrictions stays
-// command_unprovable). The gateway change sets it to true.
-const execDecided = false
-
 // policyLayers are the layers given to the policies as input.layers.
 func policyLayers(rep layers.Report) []string {
-	if execDecided {
-		return rep.Active
-	}
-	return slices.DeleteFunc(slices.Clone(rep.Active), func(l string) bool { return l == layers.Exec })
+	return rep.Active
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -119,6 +120,9 @@ func (a *app) execCommand() *cobra.Command {
 			case "raw":
 				io.WriteString(a.stdout, res.Stdout)
 				io.WriteString(a.stderr, res.Stderr)
+				for _, b := range res.Blocked {
+					fmt.Fprintf(a.stderr, "gate: blocked %s before it ran: %s\n", quoteWords(b.Argv), blockReasons(b))
+				}
 				if res.Background {
 					fmt.Fprintln(a.stderr, out.Text)
 				} else if res.Error != "" {
@@ -161,7 +165,7 @@ func (a *app) execInteractive(cmd *cobra.Command, g *server.Gateway, c engine.Ca
 	if !ok {
 		return usagef("--interactive needs a terminal on standard input")
 	}
-	d, err := g.Decide(cmd.Context(), c)
+	d, decider, err := g.DecideToRun(cmd.Context(), c)
 	if err != nil {
 		return err
 	}
@@ -174,10 +178,19 @@ func (a *app) execInteractive(cmd *cobra.Command, g *server.Gateway, c engine.Ca
 	}
 	command, _ := c.Args["command"].(string)
 	directory, _ := c.Args["directory"].(string)
-	code, err := g.Runner().Attach(cmd.Context(), command, directory, in, a.stdout)
+	code, err := g.Runner().Attach(cmd.Context(), command, directory, in, a.stdout, decider)
 	if err != nil {
 		return &engine.Error{Code: engine.CodeInvalidCall, Message: "running in a terminal", Err: err}
 	}
 	a.exit = code
 	return nil
+}
+
+// blockReasons joins the messages of a blocked exec's reasons.
+func blockReasons(b runner.Blocked) string {
+	msgs := make([]string, len(b.Reasons))
+	for i, r := range b.Reasons {
+		msgs[i] = "[" + r.Code + "] " + r.Message
+	}
+	return strings.Join(msgs, "; ")
 }

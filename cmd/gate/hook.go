@@ -112,6 +112,7 @@ func (a *app) hookCommand() *cobra.Command {
 			if supervise && agent != "claude-code" {
 				return usagef("--supervise needs an agent whose hooks can rewrite the tool input: only claude-code (updatedInput)")
 			}
+			a.staticOnly = !supervise
 			var in hookInput
 			d, err := func() (_ *engine.Decision, err error) {
 				defer recoverTo(&err)

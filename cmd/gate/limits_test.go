@@ -49,7 +49,7 @@ func TestEvalBoundedResources(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			call, _ := json.Marshal(map[string]any{"tool": "run_shell_command", "args": map[string]any{"command": tc.command}})
-			cmd := exec.Command(gateBin, "eval", "--root", t.TempDir(), "--settings", settings, "--approval-mode", "yolo", "--call", "-")
+			cmd := exec.Command(gateBin, "eval", "--no-supervise", "--root", t.TempDir(), "--settings", settings, "--approval-mode", "yolo", "--call", "-")
 			cmd.Stdin = bytes.NewReader(call)
 			var stdout, stderr bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -173,6 +173,7 @@ func (a *app) newGateway(ctx context.Context, ro runOptions, log *slog.Logger) (
 	if err != nil {
 		return nil, &engine.Error{Code: engine.CodeBadSettings, Message: "runner", Err: err}
 	}
+	a.closers = append(a.closers, r) // the confined commands' temp dir
 	initial := e
 	if ro.opaConfig != "" {
 		initial = nil // not ready until a bundle is activated

@@ -1,0 +1,296 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gate-dev/gate/confine"
+	"github.com/gate-dev/gate/supervise"
+)
+
+// needExecLayer skips, loudly, where the exec-time layer cannot run.
+func needExecLayer(t *testing.T) {
+	t.Helper()
+	if ok, why := supervise.Available(); !ok {
+		t.Skipf("SKIP: exec-time supervision is not available on this machine: %s", why)
+	}
+}
+
+func needProgram(t *testing.T, names ...string) {
+	t.Helper()
+	for _, n := range names {
+		if _, err := exec.LookPath(n); err != nil {
+			t.Skipf("SKIP: %s is not installed", n)
+		}
+	}
+}
+
+// harmFixture is a workspace like the conformance harm check's: a victim
+// file, a Makefile and a package.json whose clean targets run rm, and a git
+// repository whose bare origin is one commit behind, with an alias p for
+// push in its configuration.
+type harmFixture struct {
+	root, origin, settings string
+}
+
+func newHarmFixture(t *testing.T, exclude ...string) *harmFixture {
+	t.Helper()
+	needProgram(t, "git")
+	base := t.TempDir()
+	f := &harmFixture{root: filepath.Join(base, "repo"), origin: filepath.Join(base, "origin.git"), settings: filepath.Join(base, "settings.json")}
+	if err := os.MkdirAll(filepath.Join(f.root, "build"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(name, content string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(f.root, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("victim.txt", "victim\n")
+	write("build/out.o", "obj\n")
+	write("Makefile", "all:\n\techo built\nclean:\n\trm -rf build victim.txt\n")
+	write("package.json", `{"name": "x", "version": "1.0.0", "scripts": {"test": "echo ok", "clean": "rm -rf build victim.txt"}}`+"\n")
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = f.root
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+base)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q", "-b", "main", ".")
+	git("config", "user.email", "a@b")
+	git("config", "user.name", "a")
+	git("add", "-A")
+	git("commit", "-qm", "init")
+	git("init", "-q", "--bare", f.origin)
+	git("remote", "add", "origin", f.origin)
+	git("push", "-q", "origin", "main")
+	write("work.txt", "work\n")
+	git("add", "work.txt")
+	git("commit", "-qm", "work")
+	git("config", "alias.p", "push")
+	entries := make([]string, len(exclude))
+	for i, e := range exclude {
+		entries[i] = "run_shell_command(" + e + ")"
+	}
+	bs, _ := json.Marshal(map[string]any{"tools": map[string]any{"exclude": entries}})
+	if err := os.WriteFile(f.settings, bs, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func (f *harmFixture) victimSurvives(t *testing.T) {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join(f.root, "victim.txt")); err != nil {
+		t.Fatalf("victim.txt is gone: %v", err)
+	}
+}
+
+func (f *harmFixture) originRef(t *testing.T) string {
+	t.Helper()
+	bs, err := exec.Command("git", "--git-dir", f.origin, "rev-parse", "main").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(bs))
+}
+
+// gateExec runs a command through gate exec in yolo mode and returns its
+// JSON result.
+func (f *harmFixture) gateExec(t *testing.T, command string, extra ...string) map[string]any {
+	t.Helper()
+	gateBin, err := exec.LookPath("gate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := append([]string{"exec", "--settings", f.settings, "--root", f.root, "--approval-mode", "yolo", "--output", "json", "--timeout", "60s", "--command", command}, extra...)
+	cmd := exec.Command(gateBin, args...)
+	cmd.Dir = f.root
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+filepath.Dir(f.root))
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	_ = cmd.Run()
+	var out map[string]any
+	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
+		t.Fatalf("gate exec %q: %v\nstdout %s\nstderr %s", command, err, stdout.String(), stderr.String())
+	}
+	return out
+}
+
+// blockedPrograms lists the base names of the programs a result's blocked
+// list holds.
+func blockedPrograms(out map[string]any) []string {
+	res, _ := out["result"].(map[string]any)
+	list, _ := res["blocked"].([]any)
+	var names []string
+	for _, b := range list {
+		m, _ := b.(map[string]any)
+		p, _ := m["program"].(string)
+		names = append(names, filepath.Base(p))
+	}
+	return names
+}
+
+// Commands the static layer lets through, whose harm only happens inside a
+// program it cannot see into, are stopped at exec time: the excluded
+// program is killed before it runs, and the harm does not happen.
+func TestExecTimeStopsWhatStaticMisses(t *testing.T) {
+	needExecLayer(t)
+	for _, tc := range []struct {
+		name, command string
+		need          []string
+		blocked       string
+	}{
+		{"make clean", "make clean", []string{"make"}, "rm"},
+		{"npm run clean", "npm run clean", []string{"npm"}, "rm"},
+		{"a script written by the command", `printf 'import os\nos.system("rm victim.txt")\n' > x.py && python3 x.py`, []string{"python3"}, "rm"},
+		{"BASH_CMDS", "BASH_CMDS[ls]=/bin/rm; ls victim.txt", nil, "rm"},
+		{"setsid, in the background", "setsid make clean & sleep 1", []string{"setsid", "make"}, "rm"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			needProgram(t, tc.need...)
+			f := newHarmFixture(t, "rm", "git push")
+			out := f.gateExec(t, tc.command)
+			if d := out["decision"].(map[string]any)["decision"]; d != "allow" {
+				t.Fatalf("the static layer decided %v: this case tests the exec layer", out["decision"])
+			}
+			f.victimSurvives(t)
+			if got := blockedPrograms(out); !strings.Contains(strings.Join(got, " "), tc.blocked) {
+				t.Fatalf("blocked %q, want %s; result %v", got, tc.blocked, out["result"])
+			}
+		})
+	}
+	t.Run("git alias for push", func(t *testing.T) {
+		f := newHarmFixture(t, "rm", "git push")
+		before := f.originRef(t)
+		out := f.gateExec(t, "git p -q origin main")
+		if d := out["decision"].(map[string]any)["decision"]; d != "allow" {
+			t.Fatalf("the static layer decided %v", out["decision"])
+		}
+		if after := f.originRef(t); after != before {
+			t.Fatalf("origin moved from %s to %s", before, after)
+		}
+		if got := blockedPrograms(out); len(got) == 0 {
+			t.Fatalf("nothing blocked; result %v", out["result"])
+		}
+	})
+}
+
+// The same commands without an exclude entry run as they would without
+// gate: the exec layer changes nothing that is allowed.
+func TestExecTimeLeavesAllowedWorkAlone(t *testing.T) {
+	needExecLayer(t)
+	needProgram(t, "make")
+	f := newHarmFixture(t, "git push")
+	out := f.gateExec(t, "make clean && echo done")
+	res := out["result"].(map[string]any)
+	if res["stdout"] != "rm -rf build victim.txt\ndone\n" || res["exit_code"] != float64(0) || len(blockedPrograms(out)) != 0 {
+		t.Fatalf("result %v", res)
+	}
+	if _, err := os.Stat(filepath.Join(f.root, "victim.txt")); !os.IsNotExist(err) {
+		t.Fatalf("make clean did not run: %v", err)
+	}
+}
+
+// Writes outside the root and to protected paths fail in the kernel.
+func TestFilesystemConfinement(t *testing.T) {
+	needExecLayer(t)
+	needProgram(t, "python3")
+	if st := confine.Probe(); st.Landlock == 0 {
+		t.Skipf("SKIP: Landlock is not available on this machine: %v", st.Missing)
+	}
+	f := newHarmFixture(t, "rm")
+	outside := filepath.Join(filepath.Dir(f.root), "outside.txt")
+	hook := filepath.Join(f.root, ".git", "hooks", "pre-commit")
+	script := `import sys
+for p in sys.argv[1:]:
+    try:
+        open(p, "w").write("pwned\n")
+        print("wrote", p)
+    except OSError as e:
+        print("refused", p, e.strerror)
+`
+	if err := os.WriteFile(filepath.Join(f.root, "w.py"), []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := f.gateExec(t, "python3 w.py "+outside+" "+hook+" inside.txt")
+	res := out["result"].(map[string]any)
+	stdout, _ := res["stdout"].(string)
+	if !strings.Contains(stdout, "refused "+outside) || !strings.Contains(stdout, "refused "+hook) || !strings.Contains(stdout, "wrote inside.txt") {
+		t.Fatalf("stdout %q", stdout)
+	}
+	for _, p := range []string{outside, hook} {
+		if _, err := os.Stat(p); !os.IsNotExist(err) {
+			t.Fatalf("%s was written: %v", p, err)
+		}
+	}
+}
+
+// gate hook claude-code --supervise rewrites an allowed Bash command to run
+// under gate exec: Claude Code runs the rewritten command (updatedInput),
+// gets the command's own output and exit status, and what the static
+// decision could not see is still stopped at exec time.
+func TestHookSupervise(t *testing.T) {
+	needExecLayer(t)
+	needProgram(t, "make")
+	f := newHarmFixture(t, "rm")
+	gateBin, err := exec.LookPath("gate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		command, stdout string
+		exit            int
+		victim          bool
+	}{
+		{`echo "it's fine"; exit 3`, "it's fine\n", 3, true},
+		{"make clean; echo after", "rm -rf build victim.txt\nafter\n", 0, true},
+	} {
+		payload, _ := json.Marshal(map[string]any{"hook_event_name": "PreToolUse", "tool_name": "Bash", "cwd": f.root,
+			"tool_input": map[string]any{"command": tc.command, "description": "test"}})
+		hook := exec.Command(gateBin, "hook", "claude-code", "--supervise", "--settings", f.settings, "--approval-mode", "yolo")
+		hook.Dir = f.root
+		hook.Stdin = bytes.NewReader(payload)
+		out, err := hook.Output()
+		if err != nil {
+			t.Fatalf("hook: %v", err)
+		}
+		var answer struct {
+			HookSpecificOutput struct {
+				PermissionDecision string         `json:"permissionDecision"`
+				UpdatedInput       map[string]any `json:"updatedInput"`
+			} `json:"hookSpecificOutput"`
+		}
+		if err := json.Unmarshal(out, &answer); err != nil {
+			t.Fatalf("%s: %v", out, err)
+		}
+		h := answer.HookSpecificOutput
+		rewritten, _ := h.UpdatedInput["command"].(string)
+		if h.PermissionDecision != "allow" || h.UpdatedInput["description"] != "test" || !strings.Contains(rewritten, " exec ") {
+			t.Fatalf("answer %s", out)
+		}
+		// What Claude Code does with the rewritten input.
+		run := exec.Command("bash", "-c", rewritten)
+		run.Dir = f.root
+		var stdout bytes.Buffer
+		run.Stdout = &stdout
+		err = run.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		}
+		if stdout.String() != tc.stdout || code != tc.exit {
+			t.Fatalf("%q: stdout %q exit %d, want %q %d", tc.command, stdout.String(), code, tc.stdout, tc.exit)
+		}
+		f.victimSurvives(t)
+	}
+}

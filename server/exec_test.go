@@ -1,0 +1,117 @@
+package server
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gate-dev/gate/engine"
+	"github.com/gate-dev/gate/layers"
+	"github.com/gate-dev/gate/metrics"
+	"github.com/gate-dev/gate/runner"
+	"github.com/gate-dev/gate/supervise"
+	_ "github.com/gate-dev/gate/supervise/helper" // the test binary is also the supervisor helper
+)
+
+// supervisedGateway is a gateway whose commands run under the exec
+// supervisor, and whose policies know it (input.layers has "exec").
+func supervisedGateway(t *testing.T, s engine.Settings, ro runner.Options) (*Gateway, string) {
+	t.Helper()
+	if ok, why := supervise.Available(); !ok {
+		t.Skipf("SKIP: exec-time supervision is not available on this machine: %s", why)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	e, err := engine.New(context.Background(), engine.Options{Settings: s, Root: root, Home: t.TempDir(),
+		Layers: []string{layers.Static, layers.Exec}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ro.Root, ro.KillGrace = root, 300*time.Millisecond
+	ro.Env = testEnv(t)
+	ro.Supervise = &runner.Supervision{Self: self}
+	r, err := runner.New(ro)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Shutdown(context.Background()) })
+	return NewGateway(e, r, metrics.New(), nil), root
+}
+
+// With exec-time supervision, an interactive shell may be allowed under an
+// exclude entry: every program started inside it is decided, so rm typed
+// into it is killed before it runs, and reported.
+func TestSupervisedSessionDecidesTypedCommands(t *testing.T) {
+	g, root := supervisedGateway(t, yolo("run_shell_command(rm)"), interactive())
+	victim := filepath.Join(root, "victim.txt")
+	if err := os.WriteFile(victim, []byte("keep me"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	start, err := g.StartSession(context.Background(), runner.SessionRequest{Command: "bash"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if start.Session == nil {
+		t.Fatalf("the session was refused: %+v", start.Decision)
+	}
+	s, err := g.Runner().Sessions().Get(start.Session.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Send("rm victim.txt; echo status=$?", "Enter"); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	done := regexp.MustCompile(`status=[0-9]`)
+	for !done.MatchString(s.Screen(false).Text) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the screen never showed the status: %q", s.Screen(false).Text)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if _, err := os.Stat(victim); err != nil {
+		t.Fatalf("victim.txt was deleted through a supervised session: %v", err)
+	}
+	if !strings.Contains(s.Screen(false).Text, "status=137") {
+		t.Fatalf("rm was not killed: %q", s.Screen(false).Text)
+	}
+	if n := counter(t, g.Metrics(), "gate_exec_decisions_total", "reason", "command_excluded"); n < 1 {
+		t.Fatalf("gate_exec_decisions_total{reason=command_excluded} = %v", n)
+	}
+}
+
+// A call's result lists what was blocked at exec time, with the exec
+// decision's id and reasons; the text layout says it too.
+func TestCallReportsBlockedExecs(t *testing.T) {
+	g, root := supervisedGateway(t, yolo("run_shell_command(rm)"), runner.Options{})
+	victim := filepath.Join(root, "victim.txt")
+	if err := os.WriteFile(victim, []byte("keep me"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := g.Call(context.Background(), engine.Call{Tool: engine.ToolShell, Args: map[string]any{
+		"command": "BASH_CMDS[ls]=/bin/rm; ls victim.txt; echo after", "is_background": false}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Decision.Decision != engine.Allow {
+		t.Fatalf("static decision %+v: this case tests the exec layer", out.Decision)
+	}
+	res := out.Result.(*runner.Result)
+	if _, err := os.Stat(victim); err != nil {
+		t.Fatalf("victim.txt is gone: %v", err)
+	}
+	if len(res.Blocked) != 1 || filepath.Base(res.Blocked[0].Program) != "rm" || res.Blocked[0].DecisionID == "" ||
+		res.Blocked[0].Reasons[0].Code != "command_excluded" || res.Stdout != "after\n" {
+		t.Fatalf("result %+v", res)
+	}
+	if !strings.Contains(out.Text, "\nBlocked: /") || !strings.Contains(out.Text, "blocked by configuration") {
+		t.Fatalf("text %q", out.Text)
+	}
+}

@@ -192,6 +192,14 @@ func Apply(s Spec) (Status, error) {
 			if err := mountAll(p.pins, binds); err != nil {
 				return st, err
 			}
+			// The working directory still refers to the directory as it
+			// was mounted before: relative paths would resolve beneath
+			// the new mounts, past the read-only ones. Enter it again.
+			if wd, err := os.Getwd(); err == nil {
+				if err := os.Chdir(wd); err != nil {
+					return st, fmt.Errorf("confine: entering %s again after mounting: %w", wd, err)
+				}
+			}
 			st.MountNS = true
 			for _, r := range binds {
 				st.ReadOnly = append(st.ReadOnly, r.path)

@@ -30,6 +30,7 @@ const statusPrefix = "confine-status: "
 type childReq struct {
 	Spec confine.Spec
 	Argv []string // run (exec) after Apply; empty: exit 0
+	Dir  string   // the child's working directory, entered before Apply
 }
 
 func TestMain(m *testing.M) {
@@ -88,6 +89,7 @@ func runConfined(t testing.TB, tmp string, unshare bool, req childReq) result {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, os.Args[0])
+	cmd.Dir = req.Dir
 	cmd.Env = append(os.Environ(), helperEnv+"="+string(raw), "TMPDIR="+tmp)
 	if unshare {
 		cmd.SysProcAttr = confine.SysProcAttr(nil)
@@ -454,6 +456,29 @@ func TestConfinedBash(t *testing.T) {
 	}
 	if got := mountinfo(t); got != hostMounts {
 		t.Errorf("the host mount namespace changed")
+	}
+}
+
+// A process that is in the root when it confines itself (as gate's helper
+// is) writes through relative paths too: those must meet the read-only
+// mounts, not the directory as it was mounted before.
+func TestRelativePathsAfterApply(t *testing.T) {
+	requireConfinement(t, true)
+	f := newFixture(t)
+	hook := filepath.Join(f.root, ".git", "hooks", "pre-commit")
+	r := runConfined(t, f.tmp, true, childReq{Spec: f.spec, Dir: f.root, Argv: []string{"bash", "-c",
+		"echo pwned > .git/hooks/pre-commit; echo pwned >> .git/config; echo ok > relative.txt; exit 0"}})
+	if r.err != nil {
+		t.Fatalf("child: %v\n%s", r.err, r.stderr)
+	}
+	if _, err := os.Stat(hook); !os.IsNotExist(err) {
+		t.Fatalf("the hook was planted through a relative path: %v", err)
+	}
+	if bs, _ := os.ReadFile(filepath.Join(f.root, ".git", "config")); strings.Contains(string(bs), "pwned") {
+		t.Fatalf(".git/config was written through a relative path")
+	}
+	if bs, _ := os.ReadFile(filepath.Join(f.root, "relative.txt")); string(bs) != "ok\n" {
+		t.Fatalf("a relative write inside the root failed: %q\n%s", bs, r.stderr)
 	}
 }
 

@@ -222,10 +222,11 @@ for p in sys.argv[1:]:
 	if err := os.WriteFile(filepath.Join(f.root, "w.py"), []byte(script), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out := f.gateExec(t, "python3 w.py "+outside+" "+hook+" inside.txt")
+	out := f.gateExec(t, "python3 w.py "+outside+" "+hook+" .git/config inside.txt")
 	res := out["result"].(map[string]any)
 	stdout, _ := res["stdout"].(string)
-	if !strings.Contains(stdout, "refused "+outside) || !strings.Contains(stdout, "refused "+hook) || !strings.Contains(stdout, "wrote inside.txt") {
+	if !strings.Contains(stdout, "refused "+outside) || !strings.Contains(stdout, "refused "+hook) ||
+		!strings.Contains(stdout, "refused .git/config") || !strings.Contains(stdout, "wrote inside.txt") {
 		t.Fatalf("stdout %q", stdout)
 	}
 	for _, p := range []string{outside, hook} {

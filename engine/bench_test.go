@@ -63,3 +63,38 @@ func BenchmarkDecide(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDecideExec measures one exec-time decision (facts and
+// evaluation) of a supervised command's program, with the call's input
+// prepared once as the gateway does:
+//
+//	go test ./engine -run '^$' -bench DecideExec -benchmem
+func BenchmarkDecideExec(b *testing.B) {
+	ctx := context.Background()
+	for _, n := range []int{10, 10000} {
+		b.Run(fmt.Sprintf("entries=%d", n), func(b *testing.B) {
+			e, err := New(ctx, Options{Settings: benchSettings(n), Root: b.TempDir(), Layers: []string{"static", "exec"}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			in, err := e.Input(Call{Tool: ToolShell, Args: map[string]any{"command": "make -j2"}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			ec, err := e.ExecCall(in)
+			if err != nil {
+				b.Fatal(err)
+			}
+			x := Exec{Program: "/usr/bin/cc", Exe: "/usr/bin/cc", Argv: []string{"cc", "-O2", "-c", "-o", "x.o", "x.c"},
+				Cwd: "/", PID: 10, PPID: 9, Depth: 2, ParentProgram: "/usr/bin/make"}
+			if d := e.DecideExec(ctx, ec, x); d.Decision != Allow {
+				b.Fatalf("decided %+v", d)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				e.DecideExec(ctx, ec, x)
+			}
+		})
+	}
+}

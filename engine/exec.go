@@ -275,14 +275,33 @@ func (e *Engine) DecideExec(ctx context.Context, ec *ExecCall, x Exec) (d Decisi
 	return e.result(ctx, ExecQuery, rs, err)
 }
 
-// execInputValue converts an ExecInput to the value policies see.
+// execInputValue converts an ExecInput to the value policies see, built
+// directly (the JSON names of ExecFacts; TestExecInputValueMatchesJSON).
 func execInputValue(in *ExecInput, ec *ExecCall) (ast.Value, error) {
-	x, err := ast.InterfaceToValue(in.Exec)
-	if err != nil {
-		return nil, err
-	}
+	f := &in.Exec
+	x := newObject(24)
+	x.str("program", f.Program)
+	x.str("exe", f.Exe)
+	x.set("argv", stringsTerm(f.Argv))
+	x.str("cwd", f.Cwd)
+	x.int("pid", f.PID)
+	x.int("ppid", f.PPID)
+	x.int("depth", f.Depth)
+	x.str("script", f.Script)
+	x.strOmit("loaded", f.Loaded)
+	x.str("parent_program", f.ParentProgram)
+	x.bool("by_shell", f.ByShell)
+	x.str("name", f.Name)
+	x.set("names", stringsTerm(f.Names))
+	x.strOmit("identity", f.Identity)
+	x.set("words", stringsTerm(f.Words))
+	x.set("options", stringsTerm(f.Options))
+	x.set("path", stringsTerm(f.Path))
+	x.set("keys", stringsTerm(f.Keys))
+	x.set("path_keys", stringsTerm(f.PathKeys))
+	x.bool("transparent", f.Transparent)
 	b := newObject(4)
-	b.set("exec", ast.NewTerm(x))
+	b.set("exec", x.term())
 	if ec != nil && ec.val != nil {
 		b.set("call", ec.val)
 	}

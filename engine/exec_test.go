@@ -1,12 +1,16 @@
 package engine
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/open-policy-agent/opa/v1/ast"
 )
 
 func lookPath(t *testing.T, name string) string {
@@ -110,5 +114,28 @@ deny contains {"code": "x", "message": sprintf("%d", [to_number("x")])} if true
 	}
 	if _, err := New(context.Background(), Options{Settings: exclude(), Root: t.TempDir(), PolicyDirs: []string{writePolicy(t, "package gate.exec\n\ndecision := {\"decision\": \"allow\"}\n")}}); err == nil {
 		t.Fatal("a policy redefining data.gate.exec.decision was loaded")
+	}
+}
+
+// The exec-time input built as an OPA value is the JSON form of ExecInput.
+func TestExecInputValueMatchesJSON(t *testing.T) {
+	e := newTestEngine(t, exclude("run_shell_command(rm)"))
+	in := ExecInput{Exec: e.ExecFacts(Exec{Program: "/usr/bin/rm", Exe: "/usr/bin/rm", Loaded: "/x", Argv: []string{"rm", "-rf", "b"}, Cwd: "/w",
+		PID: 3, PPID: 2, Depth: 1, ParentProgram: "/usr/bin/make", ByShell: true}), Layers: []string{"static", "exec"}, SettingsKey: "k"}
+	in.Exec.Identity = "rm"
+	got, err := execInputValue(&in, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bs, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := ast.ValueFromReader(bytes.NewReader(bs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Compare(want) != 0 {
+		t.Fatalf("value %v\nJSON  %v", got, want)
 	}
 }

@@ -79,7 +79,7 @@ func (p *Parser) ParseContext(pctx context.Context, command string) *Program {
 	}
 	// expand.Config keeps state between calls, so each parse has its own.
 	cfg := &expand.Config{Env: p.env}
-	st := &state{prog: prog, expand: cfg, funcs: map[string]bool{}, tainted: map[string]bool{}, names: map[string]string{},
+	st := &state{prog: prog, expand: cfg, funcs: map[string]bool{}, tainted: map[string]bool{}, names: map[string]string{}, written: map[string]bool{},
 		limits: p.limits, ctx: pctx, done: pctx.Done()}
 	w := &walker{p: p, src: src, state: st}
 	w.collectFuncs(file)
@@ -334,6 +334,9 @@ type state struct {
 	// follows x=y when y is tainted.
 	names map[string]string
 	arith []arithUse
+	// written holds the base names of files that segments walked so far
+	// may write.
+	written map[string]bool
 
 	limits Limits
 	words  int

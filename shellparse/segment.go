@@ -167,4 +167,5 @@ const (
 	FindScriptFile       = "script_file"
 	FindDynamicFunction  = "dynamic_function"
 	FindUnsupportedShell = "unsupported_syntax"
+	FindUnknownOption    = "unknown_option"
 )

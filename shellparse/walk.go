@@ -315,6 +315,10 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 	}
 	sc := scan(words, spec)
 	w.views(seg, words, spec, sc)
+	if seg.ProgramPath != "" && !seg.FunctionCall && w.wasWritten(seg.ProgramPath) {
+		seg.addFinding(FindScriptFile, "runs "+seg.ProgramPath+", which this command writes first")
+	}
+	defer w.recordWrites(seg, spec)
 	if spec == nil {
 		return
 	}
@@ -381,7 +385,80 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 	if spec.SourceFile && len(sc.operands) > 0 {
 		w.scriptFile(seg, words[sc.operands[0]:], seg.Program, c)
 	}
+	for _, opt := range spec.ProgramFileOptions {
+		for _, v := range sc.values[opt] {
+			w.programFile(seg, v, seg.Program+" "+opt, c)
+		}
+	}
+	for _, f := range spec.ConfigFiles {
+		if w.wasWritten(f) {
+			seg.addFinding(FindScriptFile, seg.Program+" runs code from "+f+", which this command writes first")
+		}
+	}
+	if spec.StdinScript {
+		w.stdinScript(seg, spec, sc, c, stdinLit)
+	}
 }
+
+// stdinScript unwraps at and batch: a shell script read from stdin, or
+// from a file (-f) whose content is not known.
+func (w *walker) stdinScript(seg *Segment, spec *ProgramSpec, sc *scanResult, c *ctx, stdinLit *string) {
+	if spec.Wrapper != nil {
+		for _, o := range spec.Wrapper.NoExecOptions {
+			if sc.hasOption(o) {
+				return
+			}
+		}
+	}
+	seg.Wrapper = true
+	switch {
+	case len(sc.values["-f"]) > 0:
+		seg.addFinding(FindScriptFile, seg.Program+" -f runs a script file whose content gate cannot check")
+	case stdinLit != nil:
+		w.script(*stdinLit, seg, seg.Program+" reading stdin", c, false)
+	case c.stdin:
+		seg.addFinding(FindStdinScript, seg.Program+" reads its script from standard input, which is not known statically")
+	}
+}
+
+// recordWrites notes the files a segment may write, for later segments of
+// the same command that run a file as code: its write redirections, the
+// files its catalogue entry says it writes, and every operand of a program
+// the catalogue neither describes nor lists as a reader.
+func (w *walker) recordWrites(seg *Segment, spec *ProgramSpec) {
+	for _, r := range seg.Redirects {
+		if r.Write && !r.Dup && !r.Dynamic {
+			w.noteWritten(r.Target)
+		}
+	}
+	for _, wd := range seg.Writes {
+		if !wd.Dynamic {
+			w.noteWritten(wd.Value)
+		}
+	}
+	if spec == nil && seg.Program != "" && !contains(w.p.cat.Readers, seg.Program) && len(seg.Path) > 1 {
+		for _, p := range seg.Path[1:] {
+			w.noteWritten(p)
+		}
+	}
+}
+
+func (w *walker) noteWritten(p string) {
+	if p == "" || p == "/dev/null" || len(w.written) >= maxWritten {
+		return
+	}
+	w.written[path.Base(path.Clean(p))] = true
+}
+
+// wasWritten reports whether a file of this name may have been written
+// earlier in the command. Names are compared without their directory, so
+// that a cd between the write and the use does not hide it.
+func (w *walker) wasWritten(p string) bool {
+	return p != "" && w.written[path.Base(path.Clean(p))]
+}
+
+// maxWritten bounds the file names remembered as written by one command.
+const maxWritten = 4096
 
 // scriptOptions returns the options whose value is a shell script.
 func (p *ProgramSpec) scriptOptions() []string {
@@ -393,6 +470,9 @@ func (p *ProgramSpec) scriptOptions() []string {
 
 // posixOptions reports whether option parsing stops at the first operand.
 func (p *ProgramSpec) posixOptions() bool {
+	if p != nil && p.Getopt != nil {
+		return p.Getopt.posix
+	}
 	return p != nil && (p.Wrapper != nil || p.Shell != nil)
 }
 
@@ -421,6 +501,13 @@ func isOption(v string) bool { return len(v) > 1 && v[0] == '-' }
 // names, the value attached to the last one (--x=y, -ovalue) and whether
 // one was attached.
 func optionNames(v string, spec *ProgramSpec) ([]string, string, bool) {
+	if spec != nil && spec.Getopt != nil {
+		r := spec.Getopt.read(v)
+		if r.unknown != "" {
+			return append(r.names, r.unknown), "", false
+		}
+		return r.names, r.value, r.attached
+	}
 	if strings.HasPrefix(v, "--") || (spec != nil && spec.LongSingleDash) {
 		name, val, ok := strings.Cut(v, "=")
 		return []string{name}, val, ok
@@ -512,7 +599,7 @@ func (w *walker) views(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *sc
 				i++
 				continue
 			}
-			if spec == nil && i+1 < len(words) && !words[i+1].Dynamic && !isOption(words[i+1].Value) && words[i+1].Value != "--" {
+			if !spec.knowsOption(last) && i+1 < len(words) && !words[i+1].Dynamic && !isOption(words[i+1].Value) && words[i+1].Value != "--" {
 				n := len(variants)
 				for _, v := range variants[:n] {
 					if len(variants) >= maxPathVariants {

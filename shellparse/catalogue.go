@@ -26,10 +26,16 @@ type Catalogue struct {
 	// assignment makes the run unprovable: they load code from elsewhere
 	// (BASH_ENV, LD_PRELOAD) or change how names resolve (PATH).
 	EnvUnprovable []string `json:"env_unprovable"`
+	// EnvInert lists variables (path.Match patterns) matched by
+	// EnvUnprovable that are known not to change what runs (GIT_TRACE).
+	EnvInert []string `json:"env_inert"`
 	// PromptVars lists variables whose value bash expands like a prompt string
 	// (PS4 under xtrace, PROMPT_COMMAND): their literal value is parsed for
 	// command substitutions.
 	PromptVars []string `json:"prompt_vars"`
+	// ShellOptions are the shell options gate models: set and shopt with
+	// any other option are unprovable.
+	ShellOptions ShellOptionsSpec `json:"shell_options"`
 	// Readers lists programs outside Programs that never write the files
 	// named by their operands. The operands of other programs the catalogue
 	// does not describe may be written: running one of those files later in
@@ -37,6 +43,17 @@ type Catalogue struct {
 	Readers []string `json:"readers"`
 
 	inlineRe map[string]*regexp.Regexp
+}
+
+// ShellOptionsSpec lists the options of set and shopt that do not change
+// how bash reads or resolves commands.
+type ShellOptionsSpec struct {
+	// SetLetters are set's single-letter options (-e, +x).
+	SetLetters string `json:"set_letters"`
+	// SetNames are set -o names (and shopt -o names).
+	SetNames []string `json:"set_names"`
+	// Shopt are shopt option names.
+	Shopt []string `json:"shopt"`
 }
 
 // ProgramSpec describes one program. Every field is optional.
@@ -83,6 +100,15 @@ type ProgramSpec struct {
 	// ChangesDir marks cd-like builtins; their operand changes the directory
 	// later relative paths resolve against.
 	ChangesDir bool `json:"changes_dir,omitempty"`
+	// VarNames lists options whose value (or, with "*", operands) bash
+	// reads as a variable name (unset, printf -v, read): a subscript there
+	// is evaluated as arithmetic, and special names change what runs.
+	VarNames []string `json:"var_names,omitempty"`
+	// TestVar marks test and [: the word after -v is a variable name.
+	TestVar bool `json:"test_var,omitempty"`
+	// ExpandOptions are options whose value bash expands like a
+	// double-quoted string, running its command substitutions (compgen -W).
+	ExpandOptions []string `json:"expand_options,omitempty"`
 	// Taints lists options whose value (or, with "*", operands) names
 	// variables that receive untrusted values (read, mapfile, printf -v).
 	Taints []string `json:"taints,omitempty"`
@@ -284,7 +310,7 @@ func (c *Catalogue) Validate() error {
 			}
 		}
 	}
-	for _, pat := range c.EnvUnprovable {
+	for _, pat := range append(append([]string{}, c.EnvUnprovable...), c.EnvInert...) {
 		if _, err := path.Match(pat, ""); err != nil {
 			return fmt.Errorf("catalogue: bad env_unprovable pattern %q", pat)
 		}

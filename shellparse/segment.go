@@ -168,4 +168,5 @@ const (
 	FindDynamicFunction  = "dynamic_function"
 	FindUnsupportedShell = "unsupported_syntax"
 	FindUnknownOption    = "unknown_option"
+	FindRebindsCommands  = "rebinds_commands"
 )

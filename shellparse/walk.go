@@ -360,7 +360,9 @@ func (w *walker) varName(v Word, seg *Segment, via string) {
 		if strings.ContainsAny(sub, "$`") {
 			seg.addFinding(FindArithInjection, via+" evaluates the subscript of "+clip(v.Value)+", whose expansions run as code")
 		}
-		for _, f := range strings.FieldsFunc(sub, func(r rune) bool { return !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') }) {
+		for _, f := range strings.FieldsFunc(sub, func(r rune) bool {
+			return !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+		}) {
 			if isName(f) {
 				w.arith = append(w.arith, arithUse{name: f, owner: fixed(seg), code: FindArithInjection})
 			}

@@ -238,6 +238,16 @@ type GitSpec struct {
 	// ConfigSubcommand is the subcommand that writes configuration ("config");
 	// writing an alias, command or code key with it is reported.
 	ConfigSubcommand string `json:"config_subcommand"`
+	// InertKeys are configuration keys (path.Match patterns, lower case)
+	// known not to make git run anything. A -c key that is neither one of
+	// them, a command key nor an alias is unprovable.
+	InertKeys []string `json:"inert_keys,omitempty"`
+	// SubcommandConfig maps subcommands to options whose value is
+	// KEY=VALUE configuration (clone -c).
+	SubcommandConfig map[string][]string `json:"subcommand_config,omitempty"`
+	// SubcommandCode maps subcommands to options that make git load code
+	// (clone --template): unprovable.
+	SubcommandCode map[string][]string `json:"subcommand_code,omitempty"`
 	// SubcommandScripts maps subcommands to their options whose value is a
 	// shell command (rebase: --exec).
 	SubcommandScripts map[string][]string `json:"subcommand_scripts,omitempty"`
@@ -303,7 +313,7 @@ func (c *Catalogue) Validate() error {
 			}
 		}
 		if p.Git != nil {
-			for _, k := range append(append([]string{}, p.Git.CommandKeys...), p.Git.CodeKeys...) {
+			for _, k := range append(append(append([]string{}, p.Git.CommandKeys...), p.Git.CodeKeys...), p.Git.InertKeys...) {
 				if _, err := path.Match(k, ""); err != nil {
 					return fmt.Errorf("catalogue: program %q: bad key pattern %q", name, k)
 				}

@@ -72,7 +72,15 @@ func TestSegmentsCompound(t *testing.T) {
 		r("f() { rm -rf x; }; f", seg("rm", "rm", "-rf", "x").in("function/block"), seg("f", "f").fn()),
 		r("function g { rm y; }; g arg", seg("rm", "rm", "y").in("function/block"), seg("g", "g", "arg").fn()),
 		r("f() ( rm x ); f", seg("rm", "rm", "x").in("function/subshell"), seg("f", "f").fn()),
-		r("f() { g() { rm x; }; }; g", seg("rm", "rm", "x").in("function/block/function/block"), seg("g", "g").fn()),
+		// g is defined only when f runs, which it does not: g is a program.
+		r("f() { g() { rm x; }; }; g", seg("rm", "rm", "x").in("function/block/function/block"), seg("g", "g")),
+		// a function defined in a subshell is gone after it; one defined
+		// after the call, or on one path only, is not what the call runs.
+		r("(rm() { ls; }); rm x", seg("ls", "ls").in("subshell/function/block"), seg("rm", "rm", "x")),
+		r("rm x; rm() { ls; }", seg("rm", "rm", "x"), seg("ls", "ls").in("function/block")),
+		r("if true; then rm() { ls; }; fi; rm x", seg("true", "true").in("if"), seg("ls", "ls").in("if/function/block"), seg("rm", "rm", "x")),
+		r("rm() { ls; }; (rm x)", seg("ls", "ls").in("function/block"), seg("rm", "rm", "x").in("subshell").fn()),
+		r("rm() { ls; }; nohup rm x", seg("ls", "ls").in("function/block"), seg("nohup", "nohup", "rm", "x").wraps().tr(), seg("rm", "rm", "x").in("wrapper").by(1, "nohup")),
 		r("rm() { :; }; rm -rf /", seg(":", ":").in("function/block"), seg("rm", "rm", "-rf", "/").fn()),
 		r("rm() { :; }; \\rm -rf /", seg(":", ":").in("function/block"), seg("rm", "rm", "-rf", "/").fn()),
 		r("rm() { :; }; /bin/rm x", seg(":", ":").in("function/block"), seg("rm", "/bin/rm", "x")),

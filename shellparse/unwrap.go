@@ -22,6 +22,7 @@ func (w *walker) innerCtx(owner *Segment, via string, c *ctx, sameShell bool) *c
 	ic.depth = c.depth + 1
 	if !sameShell {
 		ic.cwd = c.cwd.clone()
+		ic.funcs = &funcScope{}
 	}
 	return ic
 }
@@ -39,7 +40,6 @@ func (w *walker) script(text string, owner *Segment, via string, c *ctx, sameShe
 		return
 	}
 	child := w.child(src)
-	child.collectFuncs(file)
 	child.stmts(file.Stmts, w.innerCtx(owner, via, c, sameShell))
 }
 
@@ -556,6 +556,24 @@ func (w *walker) git(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scan
 		return
 	}
 	rest := words[i+1:]
+	if opts := append(append([]string{}, gs.SubcommandConfig[sub.Value]...), gs.SubcommandCode[sub.Value]...); len(opts) > 0 {
+		subScan := scan(append([]wordInfo{sub}, rest...), &ProgramSpec{OptionsWithValue: opts})
+		for _, o := range gs.SubcommandConfig[sub.Value] {
+			for _, v := range subScan.values[o] {
+				if v.Dynamic {
+					seg.addFinding(FindGitConfigCode, "git "+sub.Value+" "+o+" is given configuration that is not known statically: "+v.Value)
+					continue
+				}
+				key, val, _ := strings.Cut(v.Value, "=")
+				w.gitConfig(seg, strings.ToLower(key), Word{Value: val}, aliases, c)
+			}
+		}
+		for _, o := range gs.SubcommandCode[sub.Value] {
+			if subScan.hasOption(o) {
+				seg.addFinding(FindGitConfigCode, "git "+sub.Value+" "+o+" makes git run code it loads from elsewhere")
+			}
+		}
+	}
 	if scripts, ok := gs.SubcommandScripts[sub.Value]; ok {
 		subScan := scan(append([]wordInfo{sub}, rest...), &ProgramSpec{OptionsWithValue: scripts})
 		for _, o := range scripts {
@@ -615,6 +633,8 @@ func (w *walker) gitConfig(seg *Segment, key string, value Word, aliases map[str
 		}
 	case matchAny(gs.CodeKeys, key):
 		seg.addFinding(FindGitConfigCode, "git -c "+key+" makes git run code that cannot be checked")
+	case len(gs.InertKeys) > 0 && !matchAny(gs.InertKeys, strings.ToLower(key)):
+		seg.addFinding(FindGitConfigCode, "git -c "+key+" is not known to be inert: it may make git run a program")
 	}
 }
 

@@ -43,6 +43,11 @@ func (w *walker) wordParts(parts []syntax.WordPart, c *ctx, owner ownerFn) {
 		switch p := part.(type) {
 		case *syntax.DblQuoted:
 			w.wordParts(p.Parts, c, owner)
+			for _, q := range p.Parts {
+				if pe, ok := q.(*syntax.ParamExp); ok {
+					w.quotesInDouble(pe, c, owner)
+				}
+			}
 		case *syntax.CmdSubst:
 			w.stmts(p.Stmts, c.fork("cmdsubst"))
 		case *syntax.ProcSubst:
@@ -56,6 +61,34 @@ func (w *walker) wordParts(parts []syntax.WordPart, c *ctx, owner ownerFn) {
 		case *syntax.BraceExp:
 			for _, e := range p.Elems {
 				w.wordParts(e.Parts, c, owner)
+			}
+		}
+	}
+}
+
+// quotesInDouble walks single-quoted text in the words of a parameter
+// expansion inside double quotes ("${x:-'$(cmd)'}"): there bash keeps the
+// quotes as characters and expands what they enclose.
+func (w *walker) quotesInDouble(pe *syntax.ParamExp, c *ctx, owner ownerFn) {
+	var words []*syntax.Word
+	if pe.Exp != nil {
+		words = append(words, pe.Exp.Word)
+	}
+	if pe.Repl != nil {
+		words = append(words, pe.Repl.Orig, pe.Repl.With)
+	}
+	for _, word := range words {
+		if word == nil {
+			continue
+		}
+		for _, part := range word.Parts {
+			switch q := part.(type) {
+			case *syntax.SglQuoted:
+				if !q.Dollar {
+					w.expandText(Word{Value: q.Value}, owner(), "a quoted default in double quotes", c)
+				}
+			case *syntax.ParamExp:
+				w.quotesInDouble(q, c, owner)
 			}
 		}
 	}
@@ -428,7 +461,7 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 	default:
 		seg.Program = first.Value
 	}
-	if seg.ProgramPath == "" && seg.Program != "" && w.funcs[seg.Program] {
+	if seg.ProgramPath == "" && seg.Program != "" && c.funcs.names[seg.Program] {
 		seg.FunctionCall = true
 	}
 	spec := w.p.cat.program(seg.Program)

@@ -375,7 +375,6 @@ type state struct {
 	ticks int
 }
 
-
 func (w *walker) newSegment(c *ctx, kind string) *Segment {
 	seg := &Segment{
 		ID:         len(w.prog.Segments),

@@ -270,6 +270,10 @@ type WritesSpec struct {
 	// Skip is the number of leading operands that are not files (chmod's
 	// mode).
 	Skip int `json:"skip,omitempty"`
+	// ModeOnly marks programs that change a file's metadata, not its
+	// content (chmod, touch): running the file later is not running text
+	// this command wrote.
+	ModeOnly bool `json:"mode_only,omitempty"`
 }
 
 // FindingSpec reports Code whenever one of When appears in argv (as a word

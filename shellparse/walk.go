@@ -618,7 +618,7 @@ func (w *walker) recordWrites(seg *Segment, spec *ProgramSpec) {
 		}
 	}
 	for _, wd := range seg.Writes {
-		if !wd.Dynamic {
+		if !wd.Dynamic && (spec == nil || spec.Writes == nil || !spec.Writes.ModeOnly) {
 			w.noteWritten(wd.Value)
 		}
 	}

@@ -45,6 +45,14 @@ type Catalogue struct {
 	inlineRe map[string]*regexp.Regexp
 }
 
+// StdinScriptSpec describes a program that runs a shell script from stdin.
+type StdinScriptSpec struct {
+	// NoExecOptions list, remove or show jobs instead (at -l).
+	NoExecOptions []string `json:"no_exec_options,omitempty"`
+	// FileOptions name a script file read instead of stdin (at -f).
+	FileOptions []string `json:"file_options,omitempty"`
+}
+
 // ShellOptionsSpec lists the options of set and shopt that do not change
 // how bash reads or resolves commands.
 type ShellOptionsSpec struct {
@@ -128,9 +136,9 @@ type ProgramSpec struct {
 	// program runs (npm run reads package.json, make reads Makefile): one
 	// written earlier in the same command is unprovable.
 	ConfigFiles []string `json:"config_files,omitempty"`
-	// StdinScript marks programs that run a shell script read from stdin
-	// (at, batch) unless one of the wrapper's no-exec options is given.
-	StdinScript bool `json:"stdin_script,omitempty"`
+	// StdinScript is set for programs that run a shell script read from
+	// stdin later (at, batch).
+	StdinScript *StdinScriptSpec `json:"stdin_script,omitempty"`
 }
 
 // WrapperSpec describes how a wrapper finds the command it runs.

@@ -581,7 +581,7 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 			seg.addFinding(FindScriptFile, seg.Program+" runs code from "+f+", which this command writes first")
 		}
 	}
-	if spec.StdinScript {
+	if spec.StdinScript != nil {
 		w.stdinScript(seg, spec, sc, c, stdinLit)
 	}
 }
@@ -589,17 +589,20 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 // stdinScript unwraps at and batch: a shell script read from stdin, or
 // from a file (-f) whose content is not known.
 func (w *walker) stdinScript(seg *Segment, spec *ProgramSpec, sc *scanResult, c *ctx, stdinLit *string) {
-	if spec.Wrapper != nil {
-		for _, o := range spec.Wrapper.NoExecOptions {
-			if sc.hasOption(o) {
-				return
-			}
+	ss := spec.StdinScript
+	for _, o := range ss.NoExecOptions {
+		if sc.hasOption(o) {
+			return
 		}
 	}
 	seg.Wrapper = true
+	fileGiven := false
+	for _, o := range ss.FileOptions {
+		fileGiven = fileGiven || sc.hasOption(o)
+	}
 	switch {
-	case len(sc.values["-f"]) > 0:
-		seg.addFinding(FindScriptFile, seg.Program+" -f runs a script file whose content gate cannot check")
+	case fileGiven:
+		seg.addFinding(FindScriptFile, seg.Program+" runs a script file whose content gate cannot check")
 	case stdinLit != nil:
 		w.script(*stdinLit, seg, seg.Program+" reading stdin", c, false)
 	case c.stdin:

@@ -307,6 +307,9 @@ func (w *walker) specialVar(name string, v Word, seg *Segment, c *ctx) {
 			seg.addFinding(FindEnvCode, name+" is set to a prompt string that cannot be parsed")
 			return
 		}
+		if word == nil {
+			return // an empty prompt string runs nothing
+		}
 		child := w.child(v.Value)
 		ic := w.innerCtx(seg, "prompt "+name, c, true)
 		child.wordParts(word.Parts, ic, fixed(seg))
@@ -420,6 +423,9 @@ func (w *walker) expandText(v Word, seg *Segment, via string, c *ctx) {
 	word, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Document(strings.NewReader(v.Value))
 	if err != nil {
 		seg.addFinding(FindUnsupportedShell, via+" expands text that cannot be parsed: "+clip(v.Value))
+		return
+	}
+	if word == nil {
 		return
 	}
 	child := w.child(v.Value)

@@ -8,8 +8,10 @@ import "testing"
 // Wrappers read with their getopt specification.
 func TestSegmentsWrapperGetopt(t *testing.T) {
 	runRows(t, []row{
-		// xargs -i takes its argument only attached: rm is the command.
-		r("xargs -i rm x", seg("xargs", "xargs", "-i", "rm", "x").wraps().tr(), seg("rm", "rm", "x", "<input>").in("wrapper").by(0, "xargs").dyn(2)),
+		// xargs -i takes its argument only attached: rm is the command, and
+		// input replaces {} instead of being appended.
+		r("xargs -i rm x", seg("xargs", "xargs", "-i", "rm", "x").wraps().tr(), seg("rm", "rm", "x").in("wrapper").by(0, "xargs")),
+		r("xargs -n1 rm", seg("xargs", "xargs", "-n1", "rm").wraps().tr(), seg("rm", "rm", "<input>").in("wrapper").by(0, "xargs").dyn(1)),
 		// env --ignore-signal takes an optional argument.
 		r("env --ignore-signal rm x", seg("env", "env", "--ignore-signal", "rm", "x").wraps().tr(), seg("rm", "rm", "x").in("wrapper").by(0, "env")),
 		r("strace -qq --output /dev/null rm x", seg("strace", "strace", "-qq", "--output", "/dev/null", "rm", "x").wraps().tr(), seg("rm", "rm", "x").in("wrapper").by(0, "strace")),

@@ -305,7 +305,8 @@ func (w *walker) wrapper(seg *Segment, words []wordInfo, spec *ProgramSpec, c *c
 		}
 		innerWords = append(innerWords, wd)
 	}
-	if ws.AppendsInput {
+	if ws.AppendsInput && len(placeholders) == 0 {
+		// with a placeholder (xargs -I {}), input replaces it instead
 		innerWords = append(innerWords, wordInfo{Word: Word{Value: "<input>", Dynamic: true}, raw: "<input>"})
 	}
 	w.inner(seg, innerWords, name, c, stdinLit, assigns)

@@ -26,12 +26,42 @@ type Catalogue struct {
 	// assignment makes the run unprovable: they load code from elsewhere
 	// (BASH_ENV, LD_PRELOAD) or change how names resolve (PATH).
 	EnvUnprovable []string `json:"env_unprovable"`
+	// EnvInert lists variables (path.Match patterns) matched by
+	// EnvUnprovable that are known not to change what runs (GIT_TRACE).
+	EnvInert []string `json:"env_inert"`
 	// PromptVars lists variables whose value bash expands like a prompt string
 	// (PS4 under xtrace, PROMPT_COMMAND): their literal value is parsed for
 	// command substitutions.
 	PromptVars []string `json:"prompt_vars"`
+	// ShellOptions are the shell options gate models: set and shopt with
+	// any other option are unprovable.
+	ShellOptions ShellOptionsSpec `json:"shell_options"`
+	// Readers lists programs outside Programs that never write the files
+	// named by their operands. The operands of other programs the catalogue
+	// does not describe may be written: running one of those files later in
+	// the same command is unprovable.
+	Readers []string `json:"readers"`
 
 	inlineRe map[string]*regexp.Regexp
+}
+
+// StdinScriptSpec describes a program that runs a shell script from stdin.
+type StdinScriptSpec struct {
+	// NoExecOptions list, remove or show jobs instead (at -l).
+	NoExecOptions []string `json:"no_exec_options,omitempty"`
+	// FileOptions name a script file read instead of stdin (at -f).
+	FileOptions []string `json:"file_options,omitempty"`
+}
+
+// ShellOptionsSpec lists the options of set and shopt that do not change
+// how bash reads or resolves commands.
+type ShellOptionsSpec struct {
+	// SetLetters are set's single-letter options (-e, +x).
+	SetLetters string `json:"set_letters"`
+	// SetNames are set -o names (and shopt -o names).
+	SetNames []string `json:"set_names"`
+	// Shopt are shopt option names.
+	Shopt []string `json:"shopt"`
 }
 
 // ProgramSpec describes one program. Every field is optional.
@@ -39,6 +69,10 @@ type ProgramSpec struct {
 	// OptionsWithValue lists options that consume the next word as their value
 	// (unless written as --opt=value or -ovalue).
 	OptionsWithValue []string `json:"options_with_value,omitempty"`
+	// Flags lists options known to take no value. With OptionsWithValue
+	// and OptionAliases they are the options a partial entry knows; an
+	// option it does not know may take the next word as its value.
+	Flags []string `json:"flags,omitempty"`
 	// LongSingleDash marks programs whose long options start with one dash
 	// (find -name, java -jar): such words are not split into letters.
 	LongSingleDash bool `json:"long_single_dash,omitempty"`
@@ -74,11 +108,37 @@ type ProgramSpec struct {
 	// ChangesDir marks cd-like builtins; their operand changes the directory
 	// later relative paths resolve against.
 	ChangesDir bool `json:"changes_dir,omitempty"`
+	// VarNames lists options whose value (or, with "*", operands) bash
+	// reads as a variable name (unset, printf -v, read): a subscript there
+	// is evaluated as arithmetic, and special names change what runs.
+	VarNames []string `json:"var_names,omitempty"`
+	// TestVar marks test and [: the word after -v is a variable name.
+	TestVar bool `json:"test_var,omitempty"`
+	// ExpandOptions are options whose value bash expands like a
+	// double-quoted string, running its command substitutions (compgen -W).
+	ExpandOptions []string `json:"expand_options,omitempty"`
 	// Taints lists options whose value (or, with "*", operands) names
 	// variables that receive untrusted values (read, mapfile, printf -v).
 	Taints []string `json:"taints,omitempty"`
 	// Findings are reported whenever one of the listed words appears in argv.
 	Findings []FindingSpec `json:"findings,omitempty"`
+	// Getopt is the program's complete option specification. With it,
+	// option arity is exact (optional arguments only when attached), options
+	// after operands are read as GNU getopt does, and an option it does not
+	// list is reported (unknown_option): the program may read it in a way
+	// gate does not know.
+	Getopt *GetoptSpec `json:"getopt,omitempty"`
+	// ProgramFileOptions are options whose value is a file of code the
+	// program runs (make -f, awk -f, sed -f): a file read from stdin or
+	// written earlier in the same command is unprovable.
+	ProgramFileOptions []string `json:"program_file_options,omitempty"`
+	// ConfigFiles are files in the working directory whose content the
+	// program runs (npm run reads package.json, make reads Makefile): one
+	// written earlier in the same command is unprovable.
+	ConfigFiles []string `json:"config_files,omitempty"`
+	// StdinScript is set for programs that run a shell script read from
+	// stdin later (at, batch).
+	StdinScript *StdinScriptSpec `json:"stdin_script,omitempty"`
 }
 
 // WrapperSpec describes how a wrapper finds the command it runs.
@@ -116,6 +176,23 @@ type WrapperSpec struct {
 	Placeholders []string `json:"placeholders,omitempty"`
 	// PlaceholderOptions take the placeholder word as value (xargs -I).
 	PlaceholderOptions []string `json:"placeholder_options,omitempty"`
+	// LoginDash skips a lone "-" operand before the skipped operands
+	// (su - user, sg - group).
+	LoginDash bool `json:"login_dash,omitempty"`
+	// OptionsAfterSkip reads options again after the skipped operands
+	// (setarch ARCH -R cmd, flock FILE -c cmd, sg GROUP -c cmd).
+	OptionsAfterSkip bool `json:"options_after_skip,omitempty"`
+	// ShellArgs passes the operands after the skipped ones to a shell as its
+	// arguments when no script option is given (su user script.sh): the
+	// first is a script file.
+	ShellArgs bool `json:"shell_args,omitempty"`
+	// CommandOptions are options after which the operands are the command
+	// itself, with no operand skipped (runuser -u USER cmd).
+	CommandOptions []string `json:"command_options,omitempty"`
+	// CodeOptions are options that make the wrapper load code or run a
+	// program named by their value (fakeroot --lib, ld.so --preload):
+	// unprovable.
+	CodeOptions []string `json:"code_options,omitempty"`
 }
 
 // ShellSpec describes a shell.
@@ -141,6 +218,12 @@ type InlineCodeSpec struct {
 	// Stdin means that without a script operand the interpreter reads its
 	// program from stdin.
 	Stdin bool `json:"stdin,omitempty"`
+	// OperandIndex is the operand that is code when Operand is set
+	// (sqlite3 DB SQL: 1).
+	OperandIndex int `json:"operand_index,omitempty"`
+	// StdinCommands lists options with which the program reads commands
+	// from stdin whatever its operands ("*": always; ed, ex, vim -e).
+	StdinCommands []string `json:"stdin_commands,omitempty"`
 	// Pattern, when set, limits the finding to code matching this regular
 	// expression (awk's system(), sed's e command); otherwise any inline code
 	// is unprovable.
@@ -163,6 +246,16 @@ type GitSpec struct {
 	// ConfigSubcommand is the subcommand that writes configuration ("config");
 	// writing an alias, command or code key with it is reported.
 	ConfigSubcommand string `json:"config_subcommand"`
+	// InertKeys are configuration keys (path.Match patterns, lower case)
+	// known not to make git run anything. A -c key that is neither one of
+	// them, a command key nor an alias is unprovable.
+	InertKeys []string `json:"inert_keys,omitempty"`
+	// SubcommandConfig maps subcommands to options whose value is
+	// KEY=VALUE configuration (clone -c).
+	SubcommandConfig map[string][]string `json:"subcommand_config,omitempty"`
+	// SubcommandCode maps subcommands to options that make git load code
+	// (clone --template): unprovable.
+	SubcommandCode map[string][]string `json:"subcommand_code,omitempty"`
 	// SubcommandScripts maps subcommands to their options whose value is a
 	// shell command (rebase: --exec).
 	SubcommandScripts map[string][]string `json:"subcommand_scripts,omitempty"`
@@ -185,6 +278,10 @@ type WritesSpec struct {
 	// Skip is the number of leading operands that are not files (chmod's
 	// mode).
 	Skip int `json:"skip,omitempty"`
+	// ModeOnly marks programs that change a file's metadata, not its
+	// content (chmod, touch): running the file later is not running text
+	// this command wrote.
+	ModeOnly bool `json:"mode_only,omitempty"`
 }
 
 // FindingSpec reports Code whenever one of When appears in argv (as a word
@@ -202,6 +299,11 @@ func (c *Catalogue) Validate() error {
 	for name, p := range c.Programs {
 		if p == nil {
 			return fmt.Errorf("catalogue: program %q has no description", name)
+		}
+		if p.Getopt != nil && !p.Getopt.checked {
+			if err := p.Getopt.compile(); err != nil {
+				return fmt.Errorf("catalogue: program %q: getopt: %w", name, err)
+			}
 		}
 		if p.InlineCode != nil && p.InlineCode.Pattern != "" {
 			re, err := regexp.Compile(p.InlineCode.Pattern)
@@ -223,14 +325,14 @@ func (c *Catalogue) Validate() error {
 			}
 		}
 		if p.Git != nil {
-			for _, k := range append(append([]string{}, p.Git.CommandKeys...), p.Git.CodeKeys...) {
+			for _, k := range append(append(append([]string{}, p.Git.CommandKeys...), p.Git.CodeKeys...), p.Git.InertKeys...) {
 				if _, err := path.Match(k, ""); err != nil {
 					return fmt.Errorf("catalogue: program %q: bad key pattern %q", name, k)
 				}
 			}
 		}
 	}
-	for _, pat := range c.EnvUnprovable {
+	for _, pat := range append(append([]string{}, c.EnvUnprovable...), c.EnvInert...) {
 		if _, err := path.Match(pat, ""); err != nil {
 			return fmt.Errorf("catalogue: bad env_unprovable pattern %q", pat)
 		}
@@ -266,7 +368,39 @@ func contains(list []string, s string) bool {
 // takesValue reports whether option opt (as written, without =value) consumes
 // the next word.
 func (p *ProgramSpec) takesValue(opt string) bool {
+	if p != nil && p.Getopt != nil {
+		if k, ok := p.Getopt.short[opt]; ok {
+			return k == argRequired
+		}
+		if strings.HasPrefix(opt, "--") || (p.Getopt.LongOnly && len(opt) > 2) {
+			_, k, ok := p.Getopt.lookupLong(opt)
+			return ok && k == argRequired
+		}
+		return false
+	}
 	return p != nil && contains(p.OptionsWithValue, opt)
+}
+
+// knowsOption reports whether the spec says what opt is: an option of a
+// Getopt spec, one with a value, or one with an alias. Options a partial
+// entry does not know may take the next word as their value, as for
+// programs with no entry.
+func (p *ProgramSpec) knowsOption(opt string) bool {
+	if p == nil {
+		return false
+	}
+	if p.Getopt != nil {
+		if _, ok := p.Getopt.short[opt]; ok {
+			return true
+		}
+		_, _, ok := p.Getopt.lookupLong(opt)
+		return ok
+	}
+	if contains(p.OptionsWithValue, opt) || contains(p.Flags, opt) {
+		return true
+	}
+	_, ok := p.OptionAliases[opt]
+	return ok
 }
 
 // canonicalOption maps an option to its canonical spelling using the

@@ -79,11 +79,10 @@ func (p *Parser) ParseContext(pctx context.Context, command string) *Program {
 	}
 	// expand.Config keeps state between calls, so each parse has its own.
 	cfg := &expand.Config{Env: p.env}
-	st := &state{prog: prog, expand: cfg, funcs: map[string]bool{}, tainted: map[string]bool{}, names: map[string]string{},
+	st := &state{prog: prog, expand: cfg, tainted: map[string]bool{}, names: map[string]string{}, written: map[string]bool{},
 		limits: p.limits, ctx: pctx, done: pctx.Done()}
 	w := &walker{p: p, src: src, state: st}
-	w.collectFuncs(file)
-	w.stmts(file.Stmts, &ctx{parent: -1, cwd: &cwdState{}, node: &ctxNode{}})
+	w.stmts(file.Stmts, &ctx{parent: -1, cwd: &cwdState{}, node: &ctxNode{}, funcs: &funcScope{}})
 	if st.stop == nil {
 		w.finish()
 	}
@@ -244,6 +243,9 @@ type ctx struct {
 	// redirection of an enclosing command, so a shell there reads a script.
 	stdin bool
 	cwd   *cwdState
+	// funcs are the functions defined, on every path, before this point
+	// in the shell the statement runs in.
+	funcs *funcScope
 	depth int
 }
 
@@ -287,8 +289,34 @@ func (c *ctx) copy() *ctx {
 func (c *ctx) fork(construct string) *ctx {
 	n := c.with(construct)
 	n.cwd = c.cwd.clone()
+	n.funcs = c.funcs.clone()
 	return n
 }
+
+// funcScope holds the names of the functions a shell has defined. A
+// subshell gets a copy: what it defines is gone when it ends.
+type funcScope struct {
+	names map[string]bool
+}
+
+func (f *funcScope) clone() *funcScope {
+	n := &funcScope{names: make(map[string]bool, len(f.names))}
+	for k := range f.names {
+		n.names[k] = true
+	}
+	return n
+}
+
+func (f *funcScope) define(name string) {
+	if f.names == nil {
+		f.names = map[string]bool{}
+	}
+	f.names[name] = true
+}
+
+// conditionalConstructs are contexts where a function definition may not
+// run: a call after them may run the program of the same name.
+var conditionalConstructs = []string{"if", "while", "until", "for", "case", "and", "or", "function", "pipe", "negated"}
 
 // cwdState tracks the directory relative paths resolve against.
 type cwdState struct {
@@ -328,12 +356,14 @@ type walker struct {
 type state struct {
 	prog    *Program
 	expand  *expand.Config
-	funcs   map[string]bool
 	tainted map[string]bool
 	// names records assignments of one variable name to another, so taint
 	// follows x=y when y is tainted.
 	names map[string]string
 	arith []arithUse
+	// written holds the base names of files that segments walked so far
+	// may write.
+	written map[string]bool
 
 	limits Limits
 	words  int
@@ -343,15 +373,6 @@ type state struct {
 	ctx   context.Context
 	done  <-chan struct{}
 	ticks int
-}
-
-func (w *walker) collectFuncs(file *syntax.File) {
-	syntax.Walk(file, func(n syntax.Node) bool {
-		if fd, ok := n.(*syntax.FuncDecl); ok && fd.Name != nil {
-			w.funcs[fd.Name.Value] = true
-		}
-		return true
-	})
 }
 
 func (w *walker) newSegment(c *ctx, kind string) *Segment {
@@ -652,6 +673,13 @@ func (w *walker) command(cmd syntax.Command, c *ctx) {
 		}
 		c.cwd.uncertainAfter(mark)
 	case *syntax.FuncDecl:
+		certain := true
+		for _, n := range c.node.strings() {
+			certain = certain && !contains(conditionalConstructs, n)
+		}
+		if certain && x.Name != nil {
+			c.funcs.define(x.Name.Value)
+		}
 		fc := c.fork("function")
 		fc.background = false
 		before := fc.cwd.changes

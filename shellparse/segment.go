@@ -167,4 +167,6 @@ const (
 	FindScriptFile       = "script_file"
 	FindDynamicFunction  = "dynamic_function"
 	FindUnsupportedShell = "unsupported_syntax"
+	FindUnknownOption    = "unknown_option"
+	FindRebindsCommands  = "rebinds_commands"
 )

@@ -1,6 +1,7 @@
 package shellparse
 
 import (
+	"path"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -21,6 +22,7 @@ func (w *walker) innerCtx(owner *Segment, via string, c *ctx, sameShell bool) *c
 	ic.depth = c.depth + 1
 	if !sameShell {
 		ic.cwd = c.cwd.clone()
+		ic.funcs = &funcScope{}
 	}
 	return ic
 }
@@ -38,7 +40,6 @@ func (w *walker) script(text string, owner *Segment, via string, c *ctx, sameShe
 		return
 	}
 	child := w.child(src)
-	child.collectFuncs(file)
 	child.stmts(file.Stmts, w.innerCtx(owner, via, c, sameShell))
 }
 
@@ -82,6 +83,13 @@ func (w *walker) scriptFile(owner *Segment, words []wordInfo, via string, c *ctx
 		owner.addFinding(FindDynamicScript, "the script file run by "+via+" is not known statically: "+words[0].Value)
 		return
 	}
+	if v := words[0].Value; matchAny(stdinPaths, path.Clean(v)) {
+		owner.Wrapper = true
+		owner.addFinding(FindStdinScript, via+" runs a script read from "+v+", which is not known statically")
+		return
+	} else if w.wasWritten(v) {
+		owner.addFinding(FindScriptFile, via+" runs "+v+", which this command writes first")
+	}
 	seg := w.inner(owner, words, via, c, nil, nil)
 	if seg != nil && seg.ProgramPath == "" && seg.Program != "" {
 		// bash FILE and source FILE look in the current directory first.
@@ -112,30 +120,70 @@ func (w *walker) wrapper(seg *Segment, words []wordInfo, spec *ProgramSpec, c *c
 	var assigns []Assign
 	var scriptVal *Word
 	var splitVal *Word
-	shellMode, noExec := false, false
+	shellMode, noExec, commandMode := false, false, false
 	placeholders := append([]string(nil), ws.Placeholders...)
-	for i < len(words) {
-		wd := words[i]
-		if wd.Dynamic {
-			break // could be an option or the command: the inner command is dynamic
-		}
-		v := wd.Value
-		if v == "--" {
-			i++
-			break
-		}
-		if isOption(v) {
-			names, val, attached := optionNames(v, spec)
+	permute := spec.Getopt != nil && !spec.Getopt.posix
+	// operands holds the operands read before the command when options
+	// are permuted (su USER -c cmd); otherwise they start at i.
+	var operands []wordInfo
+	unknown := false
+	// readOptions reads option words from i up to the first operand (or,
+	// when options are permuted, up to "--" or a dynamic word, keeping the
+	// operands) and returns the index after them.
+	readOptions := func(i int) int {
+		for i < len(words) {
+			wd := words[i]
+			if wd.Dynamic {
+				return i // could be an option or the command: the inner command is dynamic
+			}
+			v := wd.Value
+			if v == "--" {
+				return i + 1
+			}
+			if !isOption(v) {
+				if ws.Assignments {
+					if n, val, ok := strings.Cut(v, "="); ok && isName(n) {
+						assigns = append(assigns, Assign{Name: n, Value: val})
+						i++
+						continue
+					}
+				}
+				if permute {
+					operands = append(operands, wd)
+					i++
+					continue
+				}
+				return i
+			}
+			var names []string
+			var val string
+			var attached, needsNext bool
+			if spec.Getopt != nil {
+				r := spec.Getopt.read(v)
+				if r.unknown != "" {
+					seg.addFinding(FindUnknownOption, name+" is given "+r.unknown+", an option gate does not know: what it runs cannot be checked")
+					unknown = true
+					return len(words)
+				}
+				names, val, attached, needsNext = r.names, r.value, r.attached, r.needsNext
+			} else {
+				names, val, attached = optionNames(v, spec)
+				needsNext = !attached && spec.takesValue(names[len(names)-1])
+			}
 			for _, n := range names {
 				switch {
 				case contains(ws.ShellOptions, n):
 					shellMode = true
 				case contains(ws.NoExecOptions, n):
 					noExec = true
+				case contains(ws.CommandOptions, n):
+					commandMode = true
+				case contains(ws.CodeOptions, n):
+					seg.addFinding(FindUnknownOption, name+" "+n+" makes it load or run code that cannot be checked")
 				}
 			}
 			last := names[len(names)-1]
-			if !attached && spec.takesValue(last) && i+1 < len(words) {
+			if needsNext && i+1 < len(words) {
 				i++
 				val = words[i].Value
 				if words[i].Dynamic {
@@ -165,19 +213,42 @@ func (w *walker) wrapper(seg *Segment, words []wordInfo, spec *ProgramSpec, c *c
 				placeholders = append(placeholders, "{}")
 			}
 			i++
-			continue
 		}
-		if ws.Assignments {
-			if n, val, ok := strings.Cut(v, "="); ok && isName(n) {
-				assigns = append(assigns, Assign{Name: n, Value: val})
-				i++
-				continue
-			}
-		}
-		break
+		return i
 	}
+	i = readOptions(i)
 	seg.Wrapper = true
 	seg.Transparent = ws.Transparent
+	if unknown {
+		return
+	}
+	if permute {
+		operands = append(operands, words[i:]...)
+	} else {
+		operands = words[i:]
+	}
+	if ws.LoginDash && len(operands) > 0 && !operands[0].Dynamic && operands[0].Value == "-" {
+		operands = operands[1:]
+	}
+	skip := ws.SkipOperands
+	if commandMode {
+		skip = 0
+	}
+	if skip > len(operands) {
+		skip = len(operands)
+	}
+	operands = operands[skip:]
+	if ws.OptionsAfterSkip && !permute && len(operands) > 0 {
+		sub := append([]wordInfo{words[0]}, operands...)
+		saved := words
+		words = sub
+		j := readOptions(1)
+		words = saved
+		if unknown {
+			return
+		}
+		operands = sub[j:]
+	}
 	if scriptVal != nil {
 		w.scriptWord(*scriptVal, seg, name+" -c", c, false)
 		return
@@ -191,10 +262,13 @@ func (w *walker) wrapper(seg *Segment, words []wordInfo, spec *ProgramSpec, c *c
 		seg.Transparent = false
 		return
 	}
-	for skip := ws.SkipOperands; skip > 0 && i < len(words); skip-- {
-		i++
+	if ws.ShellArgs && !commandMode {
+		if len(operands) > 0 {
+			w.scriptFile(seg, operands, name, c)
+		}
+		return
 	}
-	rest := words[i:]
+	rest := operands
 	if shellMode || ws.Joined {
 		if len(rest) == 0 {
 			return
@@ -231,7 +305,8 @@ func (w *walker) wrapper(seg *Segment, words []wordInfo, spec *ProgramSpec, c *c
 		}
 		innerWords = append(innerWords, wd)
 	}
-	if ws.AppendsInput {
+	if ws.AppendsInput && len(placeholders) == 0 {
+		// with a placeholder (xargs -I {}), input replaces it instead
 		innerWords = append(innerWords, wordInfo{Word: Word{Value: "<input>", Dynamic: true}, raw: "<input>"})
 	}
 	w.inner(seg, innerWords, name, c, stdinLit, assigns)
@@ -306,7 +381,8 @@ func (w *walker) shell(seg *Segment, words []wordInfo, spec *ProgramSpec, c *ctx
 	}
 }
 
-// inlineCode reports interpreters given code as text.
+// inlineCode reports interpreters given code as text, read from stdin, or
+// read from a file the command itself provides.
 func (w *walker) inlineCode(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scanResult, c *ctx, stdinLit *string) {
 	ic := spec.InlineCode
 	var code []Word
@@ -319,9 +395,13 @@ func (w *walker) inlineCode(seg *Segment, words []wordInfo, spec *ProgramSpec, s
 	fileGiven := false
 	for _, o := range ic.FileOptions {
 		fileGiven = fileGiven || sc.hasOption(o)
+		for _, v := range sc.values[o] {
+			w.programFile(seg, v, seg.Program+" "+o, c)
+		}
 	}
-	if ic.Operand && !fileGiven && len(code) == 0 && len(sc.operands) > 0 {
-		code = append(code, words[sc.operands[0]].Word)
+	idx := ic.OperandIndex
+	if ic.Operand && !fileGiven && len(code) == 0 && len(sc.operands) > idx {
+		code = append(code, words[sc.operands[idx]].Word)
 	}
 	if ic.OperandPrefix != "" {
 		for _, i := range sc.operands {
@@ -330,14 +410,23 @@ func (w *walker) inlineCode(seg *Segment, words []wordInfo, spec *ProgramSpec, s
 			}
 		}
 	}
-	readsStdin := len(sc.operands) == 0 || (!words[sc.operands[0]].Dynamic && words[sc.operands[0]].Value == "-")
-	if ic.Stdin && len(code) == 0 && !fileGiven && readsStdin {
+	readsStdin := len(sc.operands) <= idx || (!words[sc.operands[idx]].Dynamic && words[sc.operands[idx]].Value == "-")
+	stdinCommands := false
+	for _, o := range ic.StdinCommands {
+		stdinCommands = stdinCommands || o == "*" || sc.hasOption(o)
+	}
+	if stdinCommands || (ic.Stdin && len(code) == 0 && !fileGiven && readsStdin) {
 		switch {
 		case stdinLit != nil:
 			code = append(code, Word{Value: *stdinLit})
 		case c.stdin:
 			code = append(code, Word{Value: "<stdin>", Dynamic: true})
 		}
+	}
+	// An interpreter that takes no code operand runs its first operand as
+	// a program file (python3 x.py, node /dev/stdin).
+	if ic.Stdin && !ic.Operand && len(ic.StdinCommands) == 0 && len(code) == 0 && !fileGiven && len(sc.operands) > 0 {
+		w.programFile(seg, words[sc.operands[0]].Word, seg.Program, c)
 	}
 	re := w.p.cat.inlineRe[seg.Program]
 	for _, v := range code {
@@ -349,6 +438,24 @@ func (w *walker) inlineCode(seg *Segment, words []wordInfo, spec *ProgramSpec, s
 		case re.MatchString(v.Value):
 			seg.addFinding(FindInlineCode, seg.Program+" runs inline code that can run commands: "+clip(v.Value))
 		}
+	}
+}
+
+// stdinPaths are files that name the process's own input: a program read
+// from one is whatever the command feeds it.
+var stdinPaths = []string{"/dev/stdin", "/dev/fd/*", "/proc/self/fd/*", "/proc/*/fd/*", "/dev/tty", "-"}
+
+// programFile checks a file of code a program runs: read from stdin or a
+// process substitution, not known statically, or written earlier in the
+// same command, its content is not the file on disk gate could trust.
+func (w *walker) programFile(seg *Segment, v Word, via string, c *ctx) {
+	switch {
+	case v.Dynamic:
+		seg.addFinding(FindInlineCode, via+" runs a program file that is not known statically: "+v.Value)
+	case matchAny(stdinPaths, path.Clean(v.Value)) || v.Value == "-":
+		seg.addFinding(FindInlineCode, via+" runs a program read from "+v.Value+", which is not known statically")
+	case w.wasWritten(v.Value):
+		seg.addFinding(FindInlineCode, via+" runs "+v.Value+", which this command writes first")
 	}
 }
 
@@ -450,6 +557,24 @@ func (w *walker) git(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scan
 		return
 	}
 	rest := words[i+1:]
+	if opts := append(append([]string{}, gs.SubcommandConfig[sub.Value]...), gs.SubcommandCode[sub.Value]...); len(opts) > 0 {
+		subScan := scan(append([]wordInfo{sub}, rest...), &ProgramSpec{OptionsWithValue: opts})
+		for _, o := range gs.SubcommandConfig[sub.Value] {
+			for _, v := range subScan.values[o] {
+				if v.Dynamic {
+					seg.addFinding(FindGitConfigCode, "git "+sub.Value+" "+o+" is given configuration that is not known statically: "+v.Value)
+					continue
+				}
+				key, val, _ := strings.Cut(v.Value, "=")
+				w.gitConfig(seg, strings.ToLower(key), Word{Value: val}, aliases, c)
+			}
+		}
+		for _, o := range gs.SubcommandCode[sub.Value] {
+			if subScan.hasOption(o) {
+				seg.addFinding(FindGitConfigCode, "git "+sub.Value+" "+o+" makes git run code it loads from elsewhere")
+			}
+		}
+	}
 	if scripts, ok := gs.SubcommandScripts[sub.Value]; ok {
 		subScan := scan(append([]wordInfo{sub}, rest...), &ProgramSpec{OptionsWithValue: scripts})
 		for _, o := range scripts {
@@ -509,6 +634,8 @@ func (w *walker) gitConfig(seg *Segment, key string, value Word, aliases map[str
 		}
 	case matchAny(gs.CodeKeys, key):
 		seg.addFinding(FindGitConfigCode, "git -c "+key+" makes git run code that cannot be checked")
+	case len(gs.InertKeys) > 0 && !matchAny(gs.InertKeys, strings.ToLower(key)):
+		seg.addFinding(FindGitConfigCode, "git -c "+key+" is not known to be inert: it may make git run a program")
 	}
 }
 

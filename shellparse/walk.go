@@ -43,6 +43,11 @@ func (w *walker) wordParts(parts []syntax.WordPart, c *ctx, owner ownerFn) {
 		switch p := part.(type) {
 		case *syntax.DblQuoted:
 			w.wordParts(p.Parts, c, owner)
+			for _, q := range p.Parts {
+				if pe, ok := q.(*syntax.ParamExp); ok {
+					w.quotesInDouble(pe, c, owner)
+				}
+			}
 		case *syntax.CmdSubst:
 			w.stmts(p.Stmts, c.fork("cmdsubst"))
 		case *syntax.ProcSubst:
@@ -56,6 +61,34 @@ func (w *walker) wordParts(parts []syntax.WordPart, c *ctx, owner ownerFn) {
 		case *syntax.BraceExp:
 			for _, e := range p.Elems {
 				w.wordParts(e.Parts, c, owner)
+			}
+		}
+	}
+}
+
+// quotesInDouble walks single-quoted text in the words of a parameter
+// expansion inside double quotes ("${x:-'$(cmd)'}"): there bash keeps the
+// quotes as characters and expands what they enclose.
+func (w *walker) quotesInDouble(pe *syntax.ParamExp, c *ctx, owner ownerFn) {
+	var words []*syntax.Word
+	if pe.Exp != nil {
+		words = append(words, pe.Exp.Word)
+	}
+	if pe.Repl != nil {
+		words = append(words, pe.Repl.Orig, pe.Repl.With)
+	}
+	for _, word := range words {
+		if word == nil {
+			continue
+		}
+		for _, part := range word.Parts {
+			switch q := part.(type) {
+			case *syntax.SglQuoted:
+				if !q.Dollar {
+					w.expandText(Word{Value: q.Value}, owner(), "a quoted default in double quotes", c)
+				}
+			case *syntax.ParamExp:
+				w.quotesInDouble(q, c, owner)
 			}
 		}
 	}
@@ -112,6 +145,9 @@ func (w *walker) arithm(e syntax.ArithmExpr, c *ctx, owner ownerFn) {
 	case *syntax.FlagsArithm:
 		w.arithm(x.X, c, owner)
 	case *syntax.Word:
+		if v := w.literal(x); !v.Dynamic && strings.ContainsAny(v.Value, "$`") {
+			owner().addFinding(FindArithInjection, "arithmetic evaluates the text "+clip(v.Value)+", whose expansions run as code")
+		}
 		for _, part := range x.Parts {
 			switch p := part.(type) {
 			case *syntax.Lit:
@@ -149,10 +185,7 @@ func (w *walker) test(e syntax.TestExpr, c *ctx, seg *Segment) {
 	case *syntax.UnaryTest:
 		if x.Op == syntax.TsVarSet {
 			if word, ok := x.X.(*syntax.Word); ok {
-				v := w.literal(word)
-				if v.Dynamic || strings.ContainsAny(v.Value, "$`") {
-					seg.addFinding(FindArithInjection, "[[ -v "+v.Value+" ]] evaluates a subscript that can run commands")
-				}
+				w.varName(w.literal(word), seg, "[[ -v ]]")
 			}
 		}
 		w.test(x.X, c, seg)
@@ -171,7 +204,7 @@ func (w *walker) decl(d *syntax.DeclClause, c *ctx) {
 	seg.Argv = []string{variant}
 	seg.Path = []string{variant}
 	seg.PathComplete = true
-	integer := false
+	integer, nameref := false, false
 	for _, a := range d.Args {
 		seg.Argv = append(seg.Argv, w.raw(a))
 		if a.Naked && a.Name == nil {
@@ -180,18 +213,32 @@ func (w *walker) decl(d *syntax.DeclClause, c *ctx) {
 				seg.Dynamic = append(seg.Dynamic, len(seg.Argv)-1)
 				seg.addFinding(FindArithInjection, variant+" with a dynamic argument "+v.Value+" may evaluate a subscript that runs commands")
 				w.wordParts(a.Value.Parts, c, fixed(seg))
-			} else if strings.HasPrefix(v.Value, "-") {
+			} else if strings.HasPrefix(v.Value, "-") || strings.HasPrefix(v.Value, "+") {
 				seg.Options = append(seg.Options, v.Value)
-				if strings.Contains(v.Value, "i") {
+				if strings.HasPrefix(v.Value, "-") && strings.Contains(v.Value, "i") {
 					integer = true
 				}
+				if strings.HasPrefix(v.Value, "-") && strings.Contains(v.Value, "n") {
+					nameref = true
+				}
+			} else {
+				name, _, _ := strings.Cut(v.Value, "=")
+				w.varName(Word{Value: name}, seg, variant)
 			}
 			continue
 		}
 		if a.Naked {
+			if a.Name != nil {
+				w.varName(Word{Value: a.Name.Value}, seg, variant)
+			}
 			continue
 		}
 		w.assign(a, seg, c, fixed(seg))
+		if nameref && a.Value != nil {
+			// declare -n r=VALUE: VALUE names the variable r refers to,
+			// and a subscript in it is evaluated whenever r is used.
+			w.varName(w.literal(a.Value), seg, variant+" -n")
+		}
 		if integer && a.Name != nil {
 			w.arith = append(w.arith, arithUse{name: a.Name.Value, owner: fixed(seg), code: FindArithInjection})
 		}
@@ -260,15 +307,129 @@ func (w *walker) specialVar(name string, v Word, seg *Segment, c *ctx) {
 			seg.addFinding(FindEnvCode, name+" is set to a prompt string that cannot be parsed")
 			return
 		}
+		if word == nil {
+			return // an empty prompt string runs nothing
+		}
 		child := w.child(v.Value)
 		ic := w.innerCtx(seg, "prompt "+name, c, true)
 		child.wordParts(word.Parts, ic, fixed(seg))
 	case name == "PATH" && !v.Dynamic && (strings.HasPrefix(v.Value, "$PATH:") || strings.HasPrefix(v.Value, "${PATH}:")):
 		// Appending to PATH keeps how existing names resolve.
 	case name == "PATH" && v.Dynamic && appendsPath(v.Value):
-	case matchAny(cat.EnvUnprovable, name):
+	case matchAny(cat.EnvUnprovable, name) && !matchAny(cat.EnvInert, name):
 		seg.addFinding(FindEnvCode, "setting "+name+" changes which code runs in a way that cannot be checked")
 	}
+}
+
+// setOptions checks set's options against the ones gate models: others
+// (set -k, set -o posix) change how bash reads what follows.
+func (w *walker) setOptions(seg *Segment, words []wordInfo) {
+	inert := w.p.cat.ShellOptions
+	for i := 1; i < len(words); i++ {
+		wd := words[i]
+		if wd.Dynamic {
+			seg.addFinding(FindRebindsCommands, "set is given an option that is not known statically: "+wd.Value)
+			return
+		}
+		v := wd.Value
+		if v == "--" || v == "-" || len(v) < 2 || (v[0] != '-' && v[0] != '+') {
+			return // the rest are positional parameters
+		}
+		for _, l := range v[1:] {
+			if l == 'o' {
+				if i+1 >= len(words) {
+					return // set -o lists the options
+				}
+				i++
+				if words[i].Dynamic || !contains(inert.SetNames, words[i].Value) {
+					seg.addFinding(FindRebindsCommands, "set -o "+words[i].Value+" changes how bash reads commands in a way gate does not model")
+				}
+				continue
+			}
+			if !strings.ContainsRune(inert.SetLetters, l) {
+				seg.addFinding(FindRebindsCommands, "set "+string(v[0])+string(l)+" changes how bash reads commands in a way gate does not model")
+			}
+		}
+	}
+}
+
+// shoptOptions checks the options shopt turns on or off against the ones
+// gate models (cdable_vars, expand_aliases, sourcepath... are not).
+func (w *walker) shoptOptions(seg *Segment, words []wordInfo) {
+	inert := w.p.cat.ShellOptions
+	changes, setNames := false, false
+	var names []wordInfo
+	for _, wd := range words[1:] {
+		switch {
+		case wd.Dynamic:
+			names = append(names, wd)
+		case isOption(wd.Value):
+			changes = changes || strings.ContainsAny(wd.Value, "su")
+			setNames = setNames || strings.Contains(wd.Value, "o")
+		default:
+			names = append(names, wd)
+		}
+	}
+	if !changes {
+		return
+	}
+	for _, n := range names {
+		ok := !n.Dynamic && ((setNames && contains(inert.SetNames, n.Value)) || (!setNames && contains(inert.Shopt, n.Value)))
+		if !ok {
+			seg.addFinding(FindRebindsCommands, "shopt "+n.Value+" changes how bash reads commands in a way gate does not model")
+		}
+	}
+}
+
+// varName checks a word bash reads as a variable name (unset NAME,
+// printf -v NAME, read NAME, test -v NAME, declare -n r=NAME): a subscript
+// in it is evaluated as arithmetic, which runs the command substitutions it
+// holds, and a name bash gives a meaning to changes what runs.
+func (w *walker) varName(v Word, seg *Segment, via string) {
+	if v.Dynamic {
+		seg.addFinding(FindArithInjection, via+" is given a variable name that is not known statically: "+clip(v.Value))
+		return
+	}
+	name, sub, hasSub := strings.Cut(v.Value, "[")
+	if hasSub {
+		sub = strings.TrimSuffix(sub, "]")
+		if strings.ContainsAny(sub, "$`") {
+			seg.addFinding(FindArithInjection, via+" evaluates the subscript of "+clip(v.Value)+", whose expansions run as code")
+		}
+		for _, f := range strings.FieldsFunc(sub, func(r rune) bool {
+			return !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+		}) {
+			if isName(f) {
+				w.arith = append(w.arith, arithUse{name: f, owner: fixed(seg), code: FindArithInjection})
+			}
+		}
+	}
+	cat := w.p.cat
+	if (matchAny(cat.EnvUnprovable, name) && !matchAny(cat.EnvInert, name)) || contains(cat.EnvCommands, name) || contains(cat.PromptVars, name) {
+		seg.addFinding(FindEnvCode, via+" sets "+name+", which changes what runs in a way that cannot be checked")
+	}
+}
+
+// expandText walks text that bash expands like a double-quoted string
+// (compgen -W, single quotes inside "${x:-...}") for the commands it runs.
+func (w *walker) expandText(v Word, seg *Segment, via string, c *ctx) {
+	if v.Dynamic {
+		seg.addFinding(FindDynamicScript, via+" expands text that is not known statically: "+clip(v.Value))
+		return
+	}
+	if !strings.ContainsAny(v.Value, "$`") {
+		return
+	}
+	word, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Document(strings.NewReader(v.Value))
+	if err != nil {
+		seg.addFinding(FindUnsupportedShell, via+" expands text that cannot be parsed: "+clip(v.Value))
+		return
+	}
+	if word == nil {
+		return
+	}
+	child := w.child(v.Value)
+	child.wordParts(word.Parts, w.innerCtx(seg, via, c, true), fixed(seg))
 }
 
 func appendsPath(raw string) bool {
@@ -306,7 +467,7 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 	default:
 		seg.Program = first.Value
 	}
-	if seg.ProgramPath == "" && seg.Program != "" && w.funcs[seg.Program] {
+	if seg.ProgramPath == "" && seg.Program != "" && c.funcs.names[seg.Program] {
 		seg.FunctionCall = true
 	}
 	spec := w.p.cat.program(seg.Program)
@@ -315,6 +476,18 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 	}
 	sc := scan(words, spec)
 	w.views(seg, words, spec, sc)
+	if seg.ProgramPath != "" && !seg.FunctionCall && w.wasWritten(seg.ProgramPath) {
+		seg.addFinding(FindScriptFile, "runs "+seg.ProgramPath+", which this command writes first")
+	}
+	defer w.recordWrites(seg, spec)
+	if !seg.FunctionCall && seg.ProgramPath == "" {
+		switch seg.Program {
+		case "set":
+			w.setOptions(seg, words)
+		case "shopt":
+			w.shoptOptions(seg, words)
+		}
+	}
 	if spec == nil {
 		return
 	}
@@ -329,6 +502,29 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 	w.writes(seg, words, spec, sc)
 	if spec.ChangesDir {
 		w.chdir(words, sc, c)
+	}
+	for _, t := range spec.VarNames {
+		if t == "*" {
+			for _, i := range sc.operands {
+				w.varName(words[i].Word, seg, seg.Program)
+			}
+			continue
+		}
+		for _, v := range sc.values[t] {
+			w.varName(v, seg, seg.Program+" "+t)
+		}
+	}
+	if spec.TestVar {
+		for i := 1; i+1 < len(words); i++ {
+			if !words[i].Dynamic && words[i].Value == "-v" {
+				w.varName(words[i+1].Word, seg, seg.Program+" -v")
+			}
+		}
+	}
+	for _, opt := range spec.ExpandOptions {
+		for _, v := range sc.values[opt] {
+			w.expandText(v, seg, seg.Program+" "+opt, c)
+		}
 	}
 	for _, t := range spec.Taints {
 		if t == "*" {
@@ -381,7 +577,83 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 	if spec.SourceFile && len(sc.operands) > 0 {
 		w.scriptFile(seg, words[sc.operands[0]:], seg.Program, c)
 	}
+	for _, opt := range spec.ProgramFileOptions {
+		for _, v := range sc.values[opt] {
+			w.programFile(seg, v, seg.Program+" "+opt, c)
+		}
+	}
+	for _, f := range spec.ConfigFiles {
+		if w.wasWritten(f) {
+			seg.addFinding(FindScriptFile, seg.Program+" runs code from "+f+", which this command writes first")
+		}
+	}
+	if spec.StdinScript != nil {
+		w.stdinScript(seg, spec, sc, c, stdinLit)
+	}
 }
+
+// stdinScript unwraps at and batch: a shell script read from stdin, or
+// from a file (-f) whose content is not known.
+func (w *walker) stdinScript(seg *Segment, spec *ProgramSpec, sc *scanResult, c *ctx, stdinLit *string) {
+	ss := spec.StdinScript
+	for _, o := range ss.NoExecOptions {
+		if sc.hasOption(o) {
+			return
+		}
+	}
+	seg.Wrapper = true
+	fileGiven := false
+	for _, o := range ss.FileOptions {
+		fileGiven = fileGiven || sc.hasOption(o)
+	}
+	switch {
+	case fileGiven:
+		seg.addFinding(FindScriptFile, seg.Program+" runs a script file whose content gate cannot check")
+	case stdinLit != nil:
+		w.script(*stdinLit, seg, seg.Program+" reading stdin", c, false)
+	case c.stdin:
+		seg.addFinding(FindStdinScript, seg.Program+" reads its script from standard input, which is not known statically")
+	}
+}
+
+// recordWrites notes the files a segment may write, for later segments of
+// the same command that run a file as code: its write redirections, the
+// files its catalogue entry says it writes, and every operand of a program
+// the catalogue neither describes nor lists as a reader.
+func (w *walker) recordWrites(seg *Segment, spec *ProgramSpec) {
+	for _, r := range seg.Redirects {
+		if r.Write && !r.Dup && !r.Dynamic {
+			w.noteWritten(r.Target)
+		}
+	}
+	for _, wd := range seg.Writes {
+		if !wd.Dynamic && (spec == nil || spec.Writes == nil || !spec.Writes.ModeOnly) {
+			w.noteWritten(wd.Value)
+		}
+	}
+	if spec == nil && seg.Program != "" && !contains(w.p.cat.Readers, seg.Program) && len(seg.Path) > 1 {
+		for _, p := range seg.Path[1:] {
+			w.noteWritten(p)
+		}
+	}
+}
+
+func (w *walker) noteWritten(p string) {
+	if p == "" || p == "/dev/null" || len(w.written) >= maxWritten {
+		return
+	}
+	w.written[path.Base(path.Clean(p))] = true
+}
+
+// wasWritten reports whether a file of this name may have been written
+// earlier in the command. Names are compared without their directory, so
+// that a cd between the write and the use does not hide it.
+func (w *walker) wasWritten(p string) bool {
+	return p != "" && w.written[path.Base(path.Clean(p))]
+}
+
+// maxWritten bounds the file names remembered as written by one command.
+const maxWritten = 4096
 
 // scriptOptions returns the options whose value is a shell script.
 func (p *ProgramSpec) scriptOptions() []string {
@@ -393,6 +665,9 @@ func (p *ProgramSpec) scriptOptions() []string {
 
 // posixOptions reports whether option parsing stops at the first operand.
 func (p *ProgramSpec) posixOptions() bool {
+	if p != nil && p.Getopt != nil {
+		return p.Getopt.posix
+	}
 	return p != nil && (p.Wrapper != nil || p.Shell != nil)
 }
 
@@ -421,6 +696,13 @@ func isOption(v string) bool { return len(v) > 1 && v[0] == '-' }
 // names, the value attached to the last one (--x=y, -ovalue) and whether
 // one was attached.
 func optionNames(v string, spec *ProgramSpec) ([]string, string, bool) {
+	if spec != nil && spec.Getopt != nil {
+		r := spec.Getopt.read(v)
+		if r.unknown != "" {
+			return append(r.names, r.unknown), "", false
+		}
+		return r.names, r.value, r.attached
+	}
 	if strings.HasPrefix(v, "--") || (spec != nil && spec.LongSingleDash) {
 		name, val, ok := strings.Cut(v, "=")
 		return []string{name}, val, ok
@@ -512,7 +794,7 @@ func (w *walker) views(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *sc
 				i++
 				continue
 			}
-			if spec == nil && i+1 < len(words) && !words[i+1].Dynamic && !isOption(words[i+1].Value) && words[i+1].Value != "--" {
+			if !spec.knowsOption(last) && i+1 < len(words) && !words[i+1].Dynamic && !isOption(words[i+1].Value) && words[i+1].Value != "--" {
 				n := len(variants)
 				for _, v := range variants[:n] {
 					if len(variants) >= maxPathVariants {

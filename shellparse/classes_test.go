@@ -1,0 +1,75 @@
+package shellparse
+
+import "testing"
+
+// Table tests of the classes issue 15 makes unprovable or unwraps: one row
+// (at least) per class, with a benign neighbour that stays provable.
+
+// Wrappers read with their getopt specification.
+func TestSegmentsWrapperGetopt(t *testing.T) {
+	runRows(t, []row{
+		// xargs -i takes its argument only attached: rm is the command, and
+		// input replaces {} instead of being appended.
+		r("xargs -i rm x", seg("xargs", "xargs", "-i", "rm", "x").wraps().tr(), seg("rm", "rm", "x").in("wrapper").by(0, "xargs")),
+		r("xargs -n1 rm", seg("xargs", "xargs", "-n1", "rm").wraps().tr(), seg("rm", "rm", "<input>").in("wrapper").by(0, "xargs").dyn(1)),
+		// env --ignore-signal takes an optional argument.
+		r("env --ignore-signal rm x", seg("env", "env", "--ignore-signal", "rm", "x").wraps().tr(), seg("rm", "rm", "x").in("wrapper").by(0, "env")),
+		r("strace -qq --output /dev/null rm x", seg("strace", "strace", "-qq", "--output", "/dev/null", "rm", "x").wraps().tr(), seg("rm", "rm", "x").in("wrapper").by(0, "strace")),
+		// an option the spec does not know makes the wrapper unprovable
+		r("env --frobnicate rm x", seg("env", "env", "--frobnicate", "rm", "x").wraps().tr().find("unknown_option")),
+		// su permutes: -c after the user is still su's option
+		r("su - joe -c 'rm x'", seg("su", "su", "-", "joe", "-c", "rm x").wraps(), seg("rm", "rm", "x").in("wrapper").by(0, "su -c")),
+		r("runuser -l bob -c 'rm x'", seg("runuser", "runuser", "-l", "bob", "-c", "rm x").wraps(), seg("rm", "rm", "x").in("wrapper").by(0, "runuser -c")),
+		r("runuser -u bob -- rm x", seg("runuser", "runuser", "-u", "bob", "--", "rm", "x").wraps(), seg("rm", "rm", "x").in("wrapper").by(0, "runuser")),
+		r("flock /tmp/l -c 'rm x'", seg("flock", "flock", "/tmp/l", "-c", "rm x").wraps().tr(), seg("rm", "rm", "x").in("wrapper").by(0, "flock -c")),
+		r("sg root 'rm x'", seg("sg", "sg", "root", "rm x").wraps(), seg("rm", "rm", "x").in("wrapper").by(0, "sg")),
+		r("setarch x86_64 -R rm x", seg("setarch", "setarch", "x86_64", "-R", "rm", "x").wraps().tr(), seg("rm", "rm", "x").in("wrapper").by(0, "setarch")),
+		r("toybox rm x", seg("toybox", "toybox", "rm", "x").wraps().tr(), seg("rm", "rm", "x").in("wrapper").by(0, "toybox")),
+		r("fakeroot --lib l.so tar cf a.tar src", seg("fakeroot", "fakeroot", "--lib", "l.so", "tar", "cf", "a.tar", "src").wraps().tr().find("unknown_option"), seg("tar", "tar", "cf", "a.tar", "src").in("wrapper").by(0, "fakeroot")),
+		r("at now <<< 'rm x'", seg("at", "at", "now").wraps().rd(Redirect{Op: "<<<", Target: "rm x"}), seg("rm", "rm", "x").in("wrapper").by(0, "at reading stdin")),
+	})
+}
+
+// Bash internals gate does not model, named by allowlist.
+func TestSegmentsBashInternals(t *testing.T) {
+	runRows(t, []row{
+		r("BASH_CMDS[ls]=/bin/rm", asg(Assign{Name: "BASH_CMDS", Value: "/bin/rm"}).find("env_code")),
+		r("POSIXLY_CORRECT=1", asg(Assign{Name: "POSIXLY_CORRECT", Value: "1"}).find("env_code")),
+		r("GIT_TRACE=1 git status", seg("git", "git", "status").as(Assign{Name: "GIT_TRACE", Value: "1"})),
+		r("set -k", seg("set", "set", "-k").find("rebinds_commands")),
+		r("set -o posix", seg("set", "set", "-o", "posix").find("rebinds_commands")),
+		r("set -euo pipefail", seg("set", "set", "-euo", "pipefail")),
+		r("shopt -s cdable_vars", seg("shopt", "shopt", "-s", "cdable_vars").find("rebinds_commands")),
+		r("shopt -s nullglob extglob", seg("shopt", "shopt", "-s", "nullglob", "extglob")),
+		r("compgen -C 'rm x' y", seg("compgen", "compgen", "-C", "rm x", "y").wraps(), seg("rm", "rm", "x").in("wrapper").by(0, "compgen -C")),
+		r("fc -s", seg("fc", "fc", "-s").find("rebinds_commands")),
+		r("unset 'a[$(rm x)]'", seg("unset", "unset", "a[$(rm x)]").find("arithmetic_injection")),
+		r("unset 'a[1]'", seg("unset", "unset", "a[1]")),
+		r("printf -v 'a[$(rm x)]' y", seg("printf", "printf", "-v", "a[$(rm x)]", "y").find("arithmetic_injection")),
+		r("test -v 'a[`rm x`]'", seg("test", "test", "-v", "a[`rm x`]").find("arithmetic_injection")),
+		r("let 'a[$(rm x)]=1'", seg("let", "let", "'a[$(rm x)]=1'").find("arithmetic_injection")),
+		r("let 'x=1+2'", seg("let", "let", "'x=1+2'")),
+	})
+}
+
+// Text bash evaluates that looks quoted, and functions by scope.
+func TestSegmentsQuotedDefaults(t *testing.T) {
+	runRows(t, []row{
+		r(`echo "${x:-'$(rm y)'}"`, seg("echo", "echo", `"${x:-'$(rm y)'}"`).dyn(1), seg("rm", "rm", "y").in("wrapper/cmdsubst").by(0, "a quoted default in double quotes")),
+		r(`echo "${x:-'plain'}"`, seg("echo", "echo", `"${x:-'plain'}"`).dyn(1)),
+	})
+}
+
+// Programs run from stdin or from a file the same command writes.
+func TestSegmentsProgramFiles(t *testing.T) {
+	runRows(t, []row{
+		r("python3 /dev/stdin", seg("python3", "python3", "/dev/stdin").find("inline_code")),
+		r("sed -f /dev/stdin f", seg("sed", "sed", "-f", "/dev/stdin", "f").find("inline_code")),
+		r("make -f /proc/self/fd/0", seg("make", "make", "-f", "/proc/self/fd/0").find("inline_code")),
+		r("printf x > x.js; node x.js", seg("printf", "printf", "x").rd(wr(">", "x.js")), seg("node", "node", "x.js").find("inline_code")),
+		r("node x.js", seg("node", "node", "x.js")),
+		r("echo {} > package.json && npm test", seg("echo", "echo", "{}").in("and").rd(wr(">", "package.json")), seg("npm", "npm", "test").in("and").find("script_file")),
+		r("uniq - f; . f", seg("uniq", "uniq", "-", "f"), seg(".", ".", "f").tr().wraps().find("script_file"), seg("f", "f").in("wrapper").by(1, ".")),
+		r("ed f <<< '!rm x'", seg("ed", "ed", "f").rd(Redirect{Op: "<<<", Target: "!rm x"}).find("inline_code")),
+	})
+}

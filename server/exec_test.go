@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -90,13 +91,20 @@ func TestSupervisedSessionDecidesTypedCommands(t *testing.T) {
 // A call's result lists what was blocked at exec time, with the exec
 // decision's id and reasons; the text layout says it too.
 func TestCallReportsBlockedExecs(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("SKIP: python3 is not installed")
+	}
 	g, root := supervisedGateway(t, yolo("run_shell_command(rm)"), runner.Options{})
 	victim := filepath.Join(root, "victim.txt")
 	if err := os.WriteFile(victim, []byte("keep me"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A script the static layer cannot read into runs rm under the name ls.
+	if err := os.WriteFile(filepath.Join(root, "lie.py"), []byte("import os\nos.execv('/bin/rm', ['ls', 'victim.txt'])\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	out, err := g.Call(context.Background(), engine.Call{Tool: engine.ToolShell, Args: map[string]any{
-		"command": "BASH_CMDS[ls]=/bin/rm; ls victim.txt; echo after", "is_background": false}})
+		"command": "python3 lie.py; echo after", "is_background": false}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -53,6 +53,10 @@ func newHarmFixture(t *testing.T, exclude ...string) *harmFixture {
 		}
 	}
 	write("victim.txt", "victim\n")
+	// Scripts the static layer cannot read into: one runs rm, the other
+	// runs rm under the name ls (what BASH_CMDS[ls]=/bin/rm does in bash).
+	write("clean.py", "import os\nos.system('rm victim.txt')\n")
+	write("lie.py", "import os\nos.execv('/bin/rm', ['ls', 'victim.txt'])\n")
 	write("build/out.o", "obj\n")
 	write("Makefile", "all:\n\techo built\nclean:\n\trm -rf build victim.txt\n")
 	write("package.json", `{"name": "x", "version": "1.0.0", "scripts": {"test": "echo ok", "clean": "rm -rf build victim.txt"}}`+"\n")
@@ -152,8 +156,8 @@ func TestExecTimeStopsWhatStaticMisses(t *testing.T) {
 	}{
 		{"make clean", "make clean", []string{"make"}, "rm"},
 		{"npm run clean", "npm run clean", []string{"npm"}, "rm"},
-		{"a script written by the command", `printf 'import os\nos.system("rm victim.txt")\n' > x.py && python3 x.py`, []string{"python3"}, "rm"},
-		{"BASH_CMDS", "BASH_CMDS[ls]=/bin/rm; ls victim.txt", nil, "rm"},
+		{"a script calling rm", "python3 clean.py", []string{"python3"}, "rm"},
+		{"argv[0] that lies (as BASH_CMDS does)", "python3 lie.py", []string{"python3"}, "rm"},
 		{"setsid, in the background", "setsid make clean & sleep 1", []string{"setsid", "make"}, "rm"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

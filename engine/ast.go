@@ -78,6 +78,7 @@ func inputValue(in *Input) (ast.Value, error) {
 	} else {
 		b.set("layers", stringsTerm(in.Layers))
 	}
+	b.boolOmit("session", in.Session)
 	if in.Change != nil {
 		c := newObject(8)
 		c.str("path", in.Change.Path)

@@ -42,6 +42,10 @@ type Call struct {
 	ID   string         `json:"id,omitempty"`
 	Tool string         `json:"tool"`
 	Args map[string]any `json:"args"`
+	// Session marks a shell call that starts an interactive session (a
+	// pseudo-terminal a client or user types into), set by gate, never
+	// read from a request.
+	Session bool `json:"-"`
 }
 
 // Input is the document the policies decide on (input in Rego).
@@ -68,6 +72,9 @@ type Input struct {
 	// (Options.Layers): "static" always; "exec" when every program a
 	// command starts is decided at exec time.
 	Layers []string `json:"layers"`
+	// Session is set when the call starts an interactive session (a
+	// pseudo-terminal someone types into) rather than running a command.
+	Session bool `json:"session,omitempty"`
 	// SettingsKey names the settings the decision is made with, in
 	// data.gate.settings_by_key (set by Evaluate).
 	SettingsKey string `json:"settings_key,omitempty"`
@@ -155,7 +162,7 @@ func (e *Engine) InputContext(ctx context.Context, call Call) (*Input, error) {
 	if args == nil {
 		args = map[string]any{}
 	}
-	in := &Input{Tool: call.Tool, Args: args, Root: e.resolver.Root(), Cwd: e.resolver.Root(), Home: e.home, Paths: []PathInput{}, Layers: e.layers}
+	in := &Input{Tool: call.Tool, Args: args, Root: e.resolver.Root(), Cwd: e.resolver.Root(), Home: e.home, Paths: []PathInput{}, Layers: e.layers, Session: call.Session}
 	switch call.Tool {
 	case ToolShell:
 		return in, e.shellInput(ctx, in, args)

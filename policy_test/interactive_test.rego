@@ -113,7 +113,7 @@ test_interactive_unprovable_under_every_restriction if {
 test_interactive_reason if {
 	_interactive_reasons(_interactive.bash, _exclude_rm) == [{
 		"code": "command_unprovable",
-		"message": "Command 'bash' starts an interactive shell or REPL: the commands typed into it cannot be checked without exec-time supervision, which is not active",
+		"message": "Command 'bash' starts an interactive shell or REPL: what it runs cannot be checked, except in an interactive session under exec-time supervision",
 		"segment": 0,
 		"finding": "interactive",
 	}]
@@ -142,12 +142,20 @@ test_interactive_with_every_command_approved if {
 	_interactive_reasons(_interactive.bash, settings) == []
 }
 
+_session(call) := object.union(call, {"session": true})
+
 test_exec_supervision_decides_typed_commands if {
 	every _, call in _interactive {
-		_interactive_reasons(_with_layers(call, ["static", "exec"]), _exclude_rm) == []
+		_interactive_reasons(_session(_with_layers(call, ["static", "exec"])), _exclude_rm) == []
 	}
-	count(_interactive_reasons(_with_layers(_interactive.bash, ["static"]), _exclude_rm)) == 1
-	count(_interactive_reasons(_with_layers(_interactive.bash, []), _exclude_rm)) == 1
+	count(_interactive_reasons(_session(_with_layers(_interactive.bash, ["static"])), _exclude_rm)) == 1
+	count(_interactive_reasons(_session(_with_layers(_interactive.bash, [])), _exclude_rm)) == 1
+}
+
+# A shell run as a command, not typed into, stays unprovable under
+# supervision: bash --rcfile rc -i runs what rc says.
+test_exec_supervision_leaves_commands_unprovable if {
+	count(_interactive_reasons(_with_layers(_interactive.bash, ["static", "exec"]), _exclude_rm)) == 1
 }
 
 test_not_interactive_not_denied_as_such if {

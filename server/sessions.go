@@ -66,7 +66,7 @@ func (g *Gateway) StartSession(ctx context.Context, req runner.SessionRequest) (
 		g.metrics.SessionRefused("disabled")
 		return nil, sessionsOff
 	}
-	call := engine.Call{Tool: engine.ToolShell, Args: map[string]any{"command": req.Command, "is_background": false}}
+	call := engine.Call{Tool: engine.ToolShell, Args: map[string]any{"command": req.Command, "is_background": false}, Session: true}
 	if req.Directory != "" {
 		call.Args["directory"] = req.Directory
 	}

@@ -165,6 +165,7 @@ func (a *app) execInteractive(cmd *cobra.Command, g *server.Gateway, c engine.Ca
 	if !ok {
 		return usagef("--interactive needs a terminal on standard input")
 	}
+	c.Session = true // typed into by the user at this terminal
 	d, decider, err := g.DecideToRun(cmd.Context(), c)
 	if err != nil {
 		return err

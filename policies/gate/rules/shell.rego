@@ -236,14 +236,16 @@ _excluded_or_broader(target) if {
 #   An interactive shell or REPL reads the commands it runs from the
 #   terminal, where no static check sees them. Under any restriction (an
 #   allowlist, excluded commands, or an approval mode that asks for commands)
-#   it cannot be proven safe, unless exec-time supervision decides every
-#   program it starts (input.layers holds "exec").
+#   it cannot be proven safe, unless the call starts an interactive session
+#   (input.session: a pseudo-terminal someone types into) and exec-time
+#   supervision decides every program started in it (input.layers holds
+#   "exec"). A shell run as a command (bash --rcfile rc -i) stays unprovable.
 # custom:
 #   code: command_unprovable
 deny contains {
 	"code": "command_unprovable",
 	"message": sprintf(
-		"Command '%s' starts an interactive shell or REPL: the commands typed into it cannot be checked without exec-time supervision, which is not active",
+		"Command '%s' starts an interactive shell or REPL: what it runs cannot be checked, except in an interactive session under exec-time supervision",
 		[concat(" ", seg.argv)],
 	),
 	"segment": seg.id,
@@ -262,8 +264,11 @@ _guarded if restricted
 _guarded if approval.asks_for_commands
 
 # METADATA
-# description: Exec-time supervision decides every program that starts, also those typed into a shell.
-supervised if "exec" in input.layers
+# description: An interactive session whose every program is decided at exec time, also those typed into it.
+supervised if {
+	input.session
+	"exec" in input.layers
+}
 
 # METADATA
 # description: |

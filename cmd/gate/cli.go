@@ -29,6 +29,9 @@ type app struct {
 	// closers are closed when the command ends (the decision log, which
 	// writes what it still holds first).
 	closers []io.Closer
+	// tokenFile is the server's --token-file, a secret like gate's state
+	// directory: no call may read or write it.
+	tokenFile string
 }
 
 // usageError is a mistake in the command line (exit status 2).

@@ -295,6 +295,7 @@ func (a *app) serveCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			a.tokenFile = bo.tokenFile
 			g, err := a.newGateway(cmd.Context(), ro, log)
 			if err != nil {
 				return err

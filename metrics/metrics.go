@@ -42,6 +42,7 @@ type Metrics struct {
 	overloads        *prometheus.CounterVec
 	approvalsPending prometheus.Gauge
 	approvalBytes    prometheus.Gauge
+	httpRefusals     *prometheus.CounterVec
 }
 
 // Stages of work that wait for a slot (the stage label).
@@ -83,6 +84,14 @@ var DecisionReasons = map[string][]engine.Code{
 		engine.CodeRemoteUnavailable, engine.CodeBadSettings, engine.CodeBadPolicy, engine.CodeInvalidCall,
 		engine.CodeLimitReached, engine.CodeCustom},
 }
+
+// HTTPRefusals are the code label values of gate_http_refusals_total:
+// requests the HTTP API refused at its boundary (token, Host, Origin,
+// content type, body) or for want of capacity, before or instead of a
+// decision. Other error codes (invalid_call, not_found) are not counted.
+var HTTPRefusals = []engine.Code{engine.CodeUnauthorized, engine.CodeHostNotAllowed, engine.CodeOriginNotAllowed,
+	engine.CodeUnsupportedMediaType, engine.CodeRequestTimeout, engine.CodeHeadersTooLarge, engine.CodeRequestTooLarge,
+	engine.CodeOverloaded, engine.CodeLimitReached, engine.CodeSessionsDisabled, engine.CodeNotReady}
 
 // SessionOutcomes are the outcome label values of gate_sessions_total.
 var SessionOutcomes = []string{"started", "exited", "killed", "idle", "failed"}
@@ -184,6 +193,10 @@ func New() *Metrics {
 			Name: "gate_approvals_pending_bytes",
 			Help: "Bytes of arguments and changes the calls waiting for approval hold.",
 		}),
+		httpRefusals: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "gate_http_refusals_total",
+			Help: "HTTP requests refused with an error code, by code (unauthorized, host_not_allowed, origin_not_allowed, unsupported_media_type, request_timeout, headers_too_large, request_too_large, overloaded, limit_reached, sessions_disabled, not_ready).",
+		}, []string{"code"}),
 		policyInfo: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "gate_policy_info",
 			Help: "The policy revision in use (value 1).",
@@ -195,6 +208,7 @@ func New() *Metrics {
 		m.decisions, m.decisionDuration, m.toolCalls, m.toolDuration, m.inflight, m.background, m.policyInfo, m.approvals, m.sessionsOpen, m.sessions, m.reloads, m.decisionLogs,
 		m.sessionsRefused, m.sessionsRemoved,
 		m.bundleLoads, m.queued, m.queueWait, m.overloads, m.approvalsPending, m.approvalBytes,
+		m.httpRefusals,
 	)
 	m.zero()
 	return m
@@ -236,6 +250,9 @@ func (m *Metrics) zero() {
 	}
 	for _, r := range BundleResults {
 		m.bundleLoads.WithLabelValues(r)
+	}
+	for _, c := range HTTPRefusals {
+		m.httpRefusals.WithLabelValues(string(c))
 	}
 	for _, s := range Stages {
 		m.queued.WithLabelValues(s)
@@ -378,6 +395,17 @@ func (m *Metrics) QueueWait(stage string, took time.Duration) {
 
 // Overload counts a request answered overloaded.
 func (m *Metrics) Overload(stage, cause string) { m.overloads.WithLabelValues(stage, cause).Inc() }
+
+// HTTPRefusal counts a request the HTTP API refused with code; codes that
+// are not HTTPRefusals count nothing.
+func (m *Metrics) HTTPRefusal(code engine.Code) {
+	for _, c := range HTTPRefusals {
+		if c == code {
+			m.httpRefusals.WithLabelValues(string(c)).Inc()
+			return
+		}
+	}
+}
 
 // SetApprovalsPending sets the number of calls waiting for approval and
 // the bytes they hold.

@@ -68,6 +68,7 @@ func (h *handler) guard(next http.Handler) http.Handler {
 				w.Header().Set("WWW-Authenticate", `Bearer realm="gate"`)
 			}
 			w.Header().Set("Connection", "close")
+			h.g.metrics.HTTPRefusal(code)
 			writeError(w, &engine.Error{Code: code, Message: msg})
 		}
 		if n := headerBytes(r); n > h.opts.MaxHeaderBytes {

@@ -116,7 +116,34 @@ func NewHandler(g *Gateway, opts HandlerOptions) http.Handler {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, &engine.Error{Code: engine.CodeNotFound, Message: "no endpoint " + r.Method + " " + r.URL.Path})
 	})
-	return h.guard(withRequester(mux))
+	return h.guard(withRequester(h.countRefusals(mux)))
+}
+
+// refusalWriter remembers the code writeError answered with.
+type refusalWriter struct {
+	http.ResponseWriter
+	code engine.Code
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (w *refusalWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// countRefusals counts the refusals endpoints answer (overloaded,
+// limit_reached, ...) in gate_http_refusals_total; the guard counts its
+// own. /mcp answers refusals as tool errors, and streams: it is passed
+// through as it is.
+func (h *handler) countRefusals(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/mcp" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		rw := &refusalWriter{ResponseWriter: w}
+		next.ServeHTTP(rw, r)
+		if rw.code != "" {
+			h.g.metrics.HTTPRefusal(rw.code)
+		}
+	})
 }
 
 type handler struct {
@@ -143,6 +170,9 @@ func writeError(w http.ResponseWriter, err error) {
 	var body ErrorBody
 	body.Error.Code = engine.CodeOf(err)
 	body.Error.Message = err.Error()
+	if rw, ok := w.(*refusalWriter); ok {
+		rw.code = body.Error.Code
+	}
 	if ra, ok := errors.AsType[*OverloadedError](err); ok {
 		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(ra.After.Seconds()))))
 	}

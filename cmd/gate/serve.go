@@ -186,13 +186,20 @@ func (a *app) newGateway(ctx context.Context, ro runOptions, log *slog.Logger) (
 			bundleMods, bundleData = mods, data
 			opts := base
 			mu.Unlock()
+			// Smoke-evaluated like a reloaded file: a bundle that compiles
+			// but fails on calls the policy in use decides is refused, and
+			// the bundles in force stay the base of later rebuilds.
 			e, err := build(opts, rules.Entries())
+			if err == nil {
+				err = g.CheckEngine(ctx, e)
+			}
 			if err != nil {
 				mu.Lock()
 				bundleMods, bundleData = oldMods, oldData
 				mu.Unlock()
+				return nil, err
 			}
-			return e, err
+			return e, nil
 		}
 		if _, err := g.StartBundles(ctx, raw, instanceID, onBundle); err != nil {
 			return nil, &engine.Error{Code: engine.CodeBadSettings, Message: "OPA configuration", Err: err}

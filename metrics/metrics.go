@@ -43,6 +43,7 @@ type Metrics struct {
 	approvalsPending prometheus.Gauge
 	approvalBytes    prometheus.Gauge
 	httpRefusals     *prometheus.CounterVec
+	bodyBytes        prometheus.Gauge
 }
 
 // Stages of work that wait for a slot (the stage label).
@@ -53,6 +54,14 @@ const (
 
 // Stages are the stage label values.
 var Stages = []string{StageDecide, StageRun}
+
+// StageBody is the stage of gate_overload_total for request bodies refused
+// because the bodies held at once would be over --max-body-inflight
+// (cause OverloadBodyBytes).
+const (
+	StageBody         = "body"
+	OverloadBodyBytes = "body_bytes"
+)
 
 // Why a request was answered overloaded (the cause label of
 // gate_overload_total).
@@ -197,6 +206,10 @@ func New() *Metrics {
 			Name: "gate_http_refusals_total",
 			Help: "HTTP requests refused with an error code, by code (unauthorized, host_not_allowed, origin_not_allowed, unsupported_media_type, request_timeout, headers_too_large, request_too_large, overloaded, limit_reached, sessions_disabled, not_ready).",
 		}, []string{"code"}),
+		bodyBytes: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "gate_request_body_bytes",
+			Help: "Bytes of request bodies being read or held by requests in progress, bounded by --max-body-inflight.",
+		}),
 		policyInfo: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "gate_policy_info",
 			Help: "The policy revision in use (value 1).",
@@ -208,7 +221,7 @@ func New() *Metrics {
 		m.decisions, m.decisionDuration, m.toolCalls, m.toolDuration, m.inflight, m.background, m.policyInfo, m.approvals, m.sessionsOpen, m.sessions, m.reloads, m.decisionLogs,
 		m.sessionsRefused, m.sessionsRemoved,
 		m.bundleLoads, m.queued, m.queueWait, m.overloads, m.approvalsPending, m.approvalBytes,
-		m.httpRefusals,
+		m.httpRefusals, m.bodyBytes,
 	)
 	m.zero()
 	return m
@@ -254,6 +267,7 @@ func (m *Metrics) zero() {
 	for _, c := range HTTPRefusals {
 		m.httpRefusals.WithLabelValues(string(c))
 	}
+	m.overloads.WithLabelValues(StageBody, OverloadBodyBytes)
 	for _, s := range Stages {
 		m.queued.WithLabelValues(s)
 		m.queueWait.WithLabelValues(s)
@@ -395,6 +409,9 @@ func (m *Metrics) QueueWait(stage string, took time.Duration) {
 
 // Overload counts a request answered overloaded.
 func (m *Metrics) Overload(stage, cause string) { m.overloads.WithLabelValues(stage, cause).Inc() }
+
+// SetBodyBytes sets the bytes of request bodies held at once.
+func (m *Metrics) SetBodyBytes(n int64) { m.bodyBytes.Set(float64(n)) }
 
 // HTTPRefusal counts a request the HTTP API refused with code; codes that
 // are not HTTPRefusals count nothing.

@@ -25,6 +25,11 @@ type HandlerOptions struct {
 	Token string
 	// MaxBody bounds request bodies; zero means DefaultMaxBody.
 	MaxBody int64
+	// MaxBodyInflight bounds the bytes of request bodies held at once,
+	// from the start of their reading until their request ends; a body
+	// that would pass it is answered 503 overloaded with Retry-After. Zero
+	// means DefaultMaxBodyInflight; it is raised to MaxBody if below.
+	MaxBodyInflight int64
 	// AllowedHosts are Host names (any port) served besides localhost,
 	// 127.0.0.1 and [::1]; requests naming another host are refused.
 	AllowedHosts []string
@@ -76,10 +81,14 @@ func NewHandler(g *Gateway, opts HandlerOptions) http.Handler {
 	if opts.BodyTimeout <= 0 {
 		opts.BodyTimeout = DefaultBodyTimeout
 	}
+	if opts.MaxBodyInflight <= 0 {
+		opts.MaxBodyInflight = DefaultMaxBodyInflight
+	}
+	opts.MaxBodyInflight = max(opts.MaxBodyInflight, opts.MaxBody)
 	if opts.MaxHeaderBytes <= 0 {
 		opts.MaxHeaderBytes = DefaultMaxHeaderBytes
 	}
-	h := &handler{g: g, opts: opts}
+	h := &handler{g: g, opts: opts, bodies: &bodyBudget{max: opts.MaxBodyInflight, metrics: g.metrics}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/decide", h.decide)
 	mux.HandleFunc("POST /v1/call", h.call)
@@ -147,8 +156,9 @@ func (h *handler) countRefusals(next http.Handler) http.Handler {
 }
 
 type handler struct {
-	g    *Gateway
-	opts HandlerOptions
+	g      *Gateway
+	opts   HandlerOptions
+	bodies *bodyBudget
 }
 
 // withRequester records who sent a request, for the decision log.

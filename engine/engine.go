@@ -58,6 +58,11 @@ type Options struct {
 	// Protected are files and directories no call may write (gate's own
 	// settings and policy directories), with the reason why.
 	Protected map[string]string
+	// Secret are files and directories no call may read or write (gate's
+	// state directory, which holds the server's bearer token), with the
+	// reason why; a path ending in "/" is a directory even before it
+	// exists. They join data.gate.paths.secret (see secret.go).
+	Secret map[string]string
 	// EvalTimeout bounds one evaluation; zero means DefaultEvalTimeout.
 	EvalTimeout time.Duration
 	// Remote, when its URL is set, makes decisions on a running OPA
@@ -95,6 +100,7 @@ type Engine struct {
 	idx      *index
 	ids      *identities
 	home     string
+	secrets  []secretPath // data.gate.paths.secret and Options.Secret, absolute
 	layers   []string
 	timeout  time.Duration
 	policies *Policies
@@ -324,21 +330,14 @@ func NewWithPolicies(ctx context.Context, opts Options, pol *Policies) (*Engine,
 		return nil, err
 	}
 	parser := shellparse.NewParser(cat, shellparse.WithHome(home), shellparse.WithLimits(opts.Limits))
-	protected := map[string]string{}
-	for p, why := range opts.Protected {
-		abs, err := filepath.Abs(p)
-		if err != nil {
-			continue
-		}
-		if real, err := filepath.EvalSymlinks(abs); err == nil {
-			abs = real
-		}
-		if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
-			protected[abs+"/"] = why
-		}
-		protected[abs] = why
+	protected := absPathKeys(opts.Protected)
+	secret := absPathKeys(opts.Secret)
+	dataSecret := map[string]string{}
+	if err := pol.decode([]string{"gate", "paths", "secret"}, &dataSecret); err != nil {
+		return nil, err
 	}
 	idx := buildIndex(opts.Settings, parser, aliases, eq, protected)
+	idx.Secret = secret
 	if idx.key, err = settingsKey(idx); err != nil {
 		return nil, errorf(CodeInternal, "settings index", err)
 	}
@@ -356,6 +355,7 @@ func NewWithPolicies(ctx context.Context, opts Options, pol *Policies) (*Engine,
 		idx:      idx,
 		ids:      newIdentities(excludedPrograms(idx)),
 		home:     home,
+		secrets:  secretPaths(secret, dataSecret, home),
 		layers:   slices.Clone(opts.Layers),
 		timeout:  opts.EvalTimeout,
 		policies: pol,

@@ -211,6 +211,9 @@ func (e *Engine) InputContext(ctx context.Context, call Call) (*Input, error) {
 			p = "."
 		}
 		in.addPath(e, "", p, "read", "path")
+		if call.Tool == ToolGrep {
+			e.grepSecrets(in, in.Paths[0].PathInfo)
+		}
 		if call.Tool == ToolGlob {
 			if base := globBase(pat); base != "" {
 				in.addPath(e, in.Paths[0].Resolved, base, "read", "pattern")
@@ -325,6 +328,7 @@ func (e *Engine) shellInput(ctx context.Context, in *Input, args map[string]any)
 		for _, w := range seg.Writes {
 			add(w, "argument")
 		}
+		e.secretReads(in, seg, base, known)
 	}
 	for i := range sh.Segments {
 		seg := &sh.Segments[i]

@@ -83,6 +83,8 @@ type index struct {
 	// Equivalents files data.gate.equivalents by path key, like exclude.
 	Equivalents map[string][]pathEntry `json:"equivalents"`
 	Protected   map[string]string      `json:"protected"`
+	// Secret are paths no call may read or write (Options.Secret).
+	Secret map[string]string `json:"secret"`
 
 	maxWords int    // longest literal key, in words
 	maxPath  int    // longest path key, in words
@@ -117,7 +119,7 @@ func splitEntry(entry string) (tool, arg string, hasArg, ok bool) {
 // their name is an alias of (aliases maps alias to tool, from
 // data.gate.tools.aliases); other names stay as written, matching nothing.
 func buildIndex(s Settings, p *shellparse.Parser, aliases map[string]string, equivalents map[string][]string, protected map[string]string) *index {
-	idx := &index{ApprovalMode: s.ApprovalMode, Equivalents: map[string][]pathEntry{}, Protected: map[string]string{}}
+	idx := &index{ApprovalMode: s.ApprovalMode, Equivalents: map[string][]pathEntry{}, Protected: map[string]string{}, Secret: map[string]string{}}
 	idx.Core = idx.list(s.Core, p, aliases)
 	idx.Exclude = idx.list(s.Exclude, p, aliases)
 	idx.Allowed = idx.list(s.Allowed, p, aliases)

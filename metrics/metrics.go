@@ -45,6 +45,8 @@ type Metrics struct {
 	approvalsPending prometheus.Gauge
 	approvalBytes    prometheus.Gauge
 	layers           *prometheus.GaugeVec
+	httpRefusals     *prometheus.CounterVec
+	bodyBytes        prometheus.Gauge
 }
 
 // Stages of work that wait for a slot (the stage label).
@@ -55,6 +57,14 @@ const (
 
 // Stages are the stage label values.
 var Stages = []string{StageDecide, StageRun}
+
+// StageBody is the stage of gate_overload_total for request bodies refused
+// because the bodies held at once would be over --max-body-inflight
+// (cause OverloadBodyBytes).
+const (
+	StageBody         = "body"
+	OverloadBodyBytes = "body_bytes"
+)
 
 // Why a request was answered overloaded (the cause label of
 // gate_overload_total).
@@ -86,6 +96,14 @@ var DecisionReasons = map[string][]engine.Code{
 		engine.CodeRemoteUnavailable, engine.CodeBadSettings, engine.CodeBadPolicy, engine.CodeInvalidCall,
 		engine.CodeLimitReached, engine.CodeCustom},
 }
+
+// HTTPRefusals are the code label values of gate_http_refusals_total:
+// requests the HTTP API refused at its boundary (token, Host, Origin,
+// content type, body) or for want of capacity, before or instead of a
+// decision. Other error codes (invalid_call, not_found) are not counted.
+var HTTPRefusals = []engine.Code{engine.CodeUnauthorized, engine.CodeHostNotAllowed, engine.CodeOriginNotAllowed,
+	engine.CodeUnsupportedMediaType, engine.CodeRequestTimeout, engine.CodeHeadersTooLarge, engine.CodeRequestTooLarge,
+	engine.CodeOverloaded, engine.CodeLimitReached, engine.CodeSessionsDisabled, engine.CodeNotReady}
 
 // SessionOutcomes are the outcome label values of gate_sessions_total.
 var SessionOutcomes = []string{"started", "exited", "killed", "idle", "failed"}
@@ -200,6 +218,14 @@ func New() *Metrics {
 			Name: "gate_enforcement_layer",
 			Help: "Whether an enforcement layer (static, exec, fs) is active around the commands gate runs: 1 active, 0 not.",
 		}, []string{"layer"}),
+		httpRefusals: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "gate_http_refusals_total",
+			Help: "HTTP requests refused with an error code, by code (unauthorized, host_not_allowed, origin_not_allowed, unsupported_media_type, request_timeout, headers_too_large, request_too_large, overloaded, limit_reached, sessions_disabled, not_ready).",
+		}, []string{"code"}),
+		bodyBytes: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "gate_request_body_bytes",
+			Help: "Bytes of request bodies being read or held by requests in progress, bounded by --max-body-inflight.",
+		}),
 		policyInfo: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "gate_policy_info",
 			Help: "The policy revision in use (value 1).",
@@ -212,6 +238,7 @@ func New() *Metrics {
 		m.sessionsRefused, m.sessionsRemoved,
 		m.execDecisions, m.execDuration,
 		m.bundleLoads, m.queued, m.queueWait, m.overloads, m.approvalsPending, m.approvalBytes, m.layers,
+		m.httpRefusals, m.bodyBytes,
 	)
 	m.zero()
 	return m
@@ -260,6 +287,10 @@ func (m *Metrics) zero() {
 		m.bundleLoads.WithLabelValues(r)
 	}
 	m.SetLayers([]string{"static"})
+	for _, c := range HTTPRefusals {
+		m.httpRefusals.WithLabelValues(string(c))
+	}
+	m.overloads.WithLabelValues(StageBody, OverloadBodyBytes)
 	for _, s := range Stages {
 		m.queued.WithLabelValues(s)
 		m.queueWait.WithLabelValues(s)
@@ -430,6 +461,20 @@ func (m *Metrics) QueueWait(stage string, took time.Duration) {
 
 // Overload counts a request answered overloaded.
 func (m *Metrics) Overload(stage, cause string) { m.overloads.WithLabelValues(stage, cause).Inc() }
+
+// SetBodyBytes sets the bytes of request bodies held at once.
+func (m *Metrics) SetBodyBytes(n int64) { m.bodyBytes.Set(float64(n)) }
+
+// HTTPRefusal counts a request the HTTP API refused with code; codes that
+// are not HTTPRefusals count nothing.
+func (m *Metrics) HTTPRefusal(code engine.Code) {
+	for _, c := range HTTPRefusals {
+		if c == code {
+			m.httpRefusals.WithLabelValues(string(c)).Inc()
+			return
+		}
+	}
+}
 
 // SetApprovalsPending sets the number of calls waiting for approval and
 // the bytes they hold.

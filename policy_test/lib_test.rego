@@ -69,6 +69,7 @@ settings(mode, core, exclude, allowed) := {
 	"allowed": allowed,
 	"equivalents": equivalents,
 	"protected": {},
+	"secret": {},
 }
 
 yolo(core, exclude) := settings("yolo", core, exclude, empty_list)

@@ -233,3 +233,66 @@ test_protected_twice_is_not_a_conflict if {
 	r.code == "path_protected"
 	contains(r.message, "gate settings")
 }
+
+# --- secrets: gate's state, neither read nor written ---------------------------
+
+_token := "/home/dev/.local/state/gate/token"
+
+_state_reason(verb, raw) := {
+	"code": "path_protected",
+	"message": sprintf("%s %s is not allowed: gate's state holds the server's bearer token, which approves calls", [verb, raw]),
+	"path": _token,
+}
+
+# gate parse --call: read_file of the token.
+test_secret_read_file_denied if {
+	call := lib.call("read_file", {"absolute_path": _token}, [lib.abs(_token, "read", "path")])
+	d := gate.decision with input as call with data.gate.settings as lib.open
+	d.decision == "deny"
+	_state_reason("Reading", _token) in d.reasons
+}
+
+# cat ~/.local/state/gate/token: a shell argument gate resolved as a read.
+test_secret_shell_argument_denied if {
+	call := lib.with_paths(lib.run("cat ~/.local/state/gate/token"), [lib.in_segment(lib.abs(_token, "read", "argument"), 0)])
+	_state_reason("Reading", _token) in _deny(call)
+}
+
+# echo x > ~/.local/state/gate/token: writes are denied too.
+test_secret_write_denied if {
+	_state_reason("Writing", _token) in _deny(_redirect(lib.abs(_token, "write", "redirect")))
+}
+
+# list_directory and grep_search of the directory itself (a directory's keys
+# end in "/").
+test_secret_directory_denied if {
+	dir := "/home/dev/.local/state/gate"
+	p := object.union(lib.abs(dir, "read", "path"), {"dir": true, "keys": ["/home/", "/home/dev/", "/home/dev/.local/", "/home/dev/.local/state/", "/home/dev/.local/state/gate", "/home/dev/.local/state/gate/", "~/.local/", "~/.local/state/", "~/.local/state/gate", "~/.local/state/gate/"]})
+	every tool in ["list_directory", "grep_search", "glob"] {
+		some r in _deny(lib.call(tool, {"path": dir}, [p]))
+		r.code == "path_protected"
+		startswith(r.message, "Reading /home/dev/.local/state/gate is not allowed")
+	}
+}
+
+# Where XDG_STATE_HOME puts it, gate names it in data.gate.settings.secret.
+test_secret_from_settings if {
+	s := object.union(lib.open, {"secret": {"/srv/state/gate/": "gate's state", "/srv/state/gate": "gate's state"}})
+	p := lib.abs("/srv/state/gate/token", "read", "argument")
+	some r in paths.deny with input as lib.with_paths(lib.run("cat /srv/state/gate/token"), [lib.in_segment(p, 0)]) with data.gate.settings as s
+	r.message == "Reading /srv/state/gate/token is not allowed: gate's state"
+}
+
+# Whole elements only, and other state is not gate's (outside the root,
+# file tools are denied path_outside_root, but not path_protected).
+test_secret_near_miss_allowed if {
+	every f in ["/home/dev/.local/state/gatex/token", "/home/dev/.local/state/other/token"] {
+		_codes(lib.call("read_file", {"absolute_path": f}, [lib.abs(f, "read", "path")])) == {"path_outside_root"}
+		_codes(lib.with_paths(lib.run("cat x"), [lib.in_segment(lib.abs(f, "read", "argument"), 0)])) == set()
+	}
+}
+
+# Reading other protected paths stays allowed (only writes plant code).
+test_secret_only_secrets_read_protected if {
+	_codes(lib.read_file(".git/hooks/pre-commit")) == set()
+}

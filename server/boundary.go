@@ -11,9 +11,11 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gate-dev/gate/engine"
+	"github.com/gate-dev/gate/metrics"
 )
 
 // Limits of the server boundary.
@@ -27,6 +29,12 @@ const (
 	// which net/http itself answers a plain-text 431 before gate sees the
 	// request.
 	ServerMaxHeaderBytes = 1 << 20
+	// DefaultMaxBodyInflight bounds the bytes of request bodies held at
+	// once (see HandlerOptions.MaxBodyInflight).
+	DefaultMaxBodyInflight = 64 << 20
+	// bodyChunk is the share of the budget a body of unknown length takes
+	// at a time, as it arrives.
+	bodyChunk = 64 << 10
 )
 
 // loopbackHosts are the Host names accepted without configuration: a page
@@ -45,8 +53,13 @@ var loopbackHosts = []string{"localhost", "127.0.0.1", "::1"}
 //     unauthorized;
 //   - a Content-Type other than application/json, or a body without a
 //     Content-Type: 415 unsupported_media_type (an empty body needs none);
-//   - a body that does not arrive within BodyTimeout: 408 request_timeout,
-//     or that is over MaxBody: 413 request_too_large.
+//   - a body over MaxBody: 413 request_too_large (at once when its
+//     Content-Length says so);
+//   - a body that would take the bodies held at once over MaxBodyInflight:
+//     503 overloaded with Retry-After (a body with a Content-Length takes
+//     its length before it is read; one without, 64 KiB at a time as it
+//     arrives); the bytes are given back when the request ends;
+//   - a body that does not arrive within BodyTimeout: 408 request_timeout.
 //
 // The body is read whole here, so that its read deadline can be lifted
 // before the endpoint runs: a call may run for minutes, and a deadline
@@ -68,6 +81,7 @@ func (h *handler) guard(next http.Handler) http.Handler {
 				w.Header().Set("WWW-Authenticate", `Bearer realm="gate"`)
 			}
 			w.Header().Set("Connection", "close")
+			h.g.metrics.HTTPRefusal(code)
 			writeError(w, &engine.Error{Code: code, Message: msg})
 		}
 		if n := headerBytes(r); n > h.opts.MaxHeaderBytes {
@@ -93,7 +107,16 @@ func (h *handler) guard(next http.Handler) http.Handler {
 				return
 			}
 		}
-		if err := h.readWholeBody(w, r); err != nil {
+		held, err := h.readWholeBody(w, r)
+		defer h.bodies.give(held)
+		if err != nil {
+			if _, ok := errors.AsType[*OverloadedError](err); ok {
+				h.g.metrics.Overload(metrics.StageBody, metrics.OverloadBodyBytes)
+				h.g.metrics.HTTPRefusal(engine.CodeOverloaded)
+				w.Header().Set("Connection", "close")
+				writeError(w, err)
+				return
+			}
 			refuse(engine.CodeOf(err), err.Error())
 			return
 		}
@@ -102,32 +125,109 @@ func (h *handler) guard(next http.Handler) http.Handler {
 }
 
 // readWholeBody checks the Content-Type of a request, reads its body
-// within the body timeout and the size limit, and puts it back as an
-// in-memory body.
-func (h *handler) readWholeBody(w http.ResponseWriter, r *http.Request) error {
+// within the body timeout, the size limit and the budget of bodies held at
+// once, and puts it back as an in-memory body. held is the budget it took,
+// to give back when the request ends (also on an error).
+func (h *handler) readWholeBody(w http.ResponseWriter, r *http.Request) (held int64, err error) {
 	hasBody := r.Body != nil && r.Body != http.NoBody && r.ContentLength != 0
 	if ct := r.Header.Get("Content-Type"); ct != "" || hasBody {
 		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
 			if ct == "" {
 				ct = "none"
 			}
-			return &engine.Error{Code: engine.CodeUnsupportedMediaType, Message: fmt.Sprintf("a request body must be Content-Type: application/json (got %s)", ct)}
+			return 0, &engine.Error{Code: engine.CodeUnsupportedMediaType, Message: fmt.Sprintf("a request body must be Content-Type: application/json (got %s)", ct)}
 		}
 	}
 	if !hasBody {
-		return nil
+		return 0, nil
+	}
+	if r.ContentLength > h.opts.MaxBody {
+		return 0, &engine.Error{Code: engine.CodeRequestTooLarge, Message: fmt.Sprintf("request body of %d bytes is over %d bytes", r.ContentLength, h.opts.MaxBody)}
+	}
+	body := &budgetReader{r: http.MaxBytesReader(w, r.Body, h.opts.MaxBody), budget: h.bodies}
+	if r.ContentLength > 0 {
+		if !h.bodies.take(r.ContentLength) {
+			return 0, h.bodies.overloaded(r.ContentLength)
+		}
+		body.held, body.known = r.ContentLength, true
 	}
 	rc := http.NewResponseController(w)
 	_ = rc.SetReadDeadline(time.Now().Add(h.opts.BodyTimeout))
-	bs, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBody))
+	buf := bytes.NewBuffer(make([]byte, 0, max(r.ContentLength, 0)+1))
+	_, err = buf.ReadFrom(body)
 	if err != nil {
-		return bodyError(err, h.opts.BodyTimeout)
+		if _, ok := errors.AsType[*OverloadedError](err); ok {
+			return body.held, err
+		}
+		return body.held, bodyError(err, h.opts.BodyTimeout)
 	}
 	// Lift the deadline: the connection's background read that notices a
 	// client going away must not time out during a long call.
 	_ = rc.SetReadDeadline(time.Time{})
-	r.Body = io.NopCloser(bytes.NewReader(bs))
-	return nil
+	r.Body = io.NopCloser(bytes.NewReader(buf.Bytes()))
+	return body.held, nil
+}
+
+// bodyBudget counts the bytes of request bodies held at once.
+type bodyBudget struct {
+	mu        sync.Mutex
+	max, used int64
+	metrics   *metrics.Metrics
+}
+
+// take reserves n bytes, unless that would pass the maximum.
+func (b *bodyBudget) take(n int64) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.used+n > b.max {
+		return false
+	}
+	b.used += n
+	b.metrics.SetBodyBytes(b.used)
+	return true
+}
+
+// give returns n bytes taken.
+func (b *bodyBudget) give(n int64) {
+	if n == 0 {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.used -= n
+	b.metrics.SetBodyBytes(b.used)
+}
+
+func (b *bodyBudget) overloaded(n int64) error {
+	return &engine.Error{Code: engine.CodeOverloaded,
+		Message: fmt.Sprintf("overloaded: a request body of %d more bytes would take the bodies held at once over %d bytes (--max-body-inflight)", n, b.max),
+		Err:     &OverloadedError{After: DefaultRetryAfter}}
+}
+
+// budgetReader reads a body within the budget: one whose length is known
+// has taken it already; one whose length is not takes bodyChunk before
+// each chunk it reads.
+type budgetReader struct {
+	r      io.Reader
+	budget *bodyBudget
+	known  bool
+	held   int64 // taken from the budget
+	read   int64
+}
+
+func (b *budgetReader) Read(p []byte) (int, error) {
+	if !b.known {
+		if b.read+int64(len(p)) > b.held {
+			if !b.budget.take(bodyChunk) {
+				return 0, b.budget.overloaded(bodyChunk)
+			}
+			b.held += bodyChunk
+		}
+		p = p[:min(int64(len(p)), b.held-b.read)]
+	}
+	n, err := b.r.Read(p)
+	b.read += int64(n)
+	return n, err
 }
 
 // bodyError names why a request body could not be read.

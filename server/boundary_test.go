@@ -70,9 +70,21 @@ func TestBoundary(t *testing.T) {
 		{"readiness without token", req("GET", srv.URL+"/readyz", ""), 200, "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			before, all := counter(t, g.metrics, "gate_http_refusals_total", "code", tc.code), counter(t, g.metrics, "gate_http_refusals_total", "", "")
 			r := do(t, srv.Client(), tc.r)
 			if r.status != tc.status || errorCode(r) != tc.code {
 				t.Fatalf("got %d %v, want %d %q", r.status, r.body, tc.status, tc.code)
+			}
+			// Each refusal is counted once, by its code; nothing else is.
+			want := all
+			if tc.status != 200 && tc.code != "not_found" {
+				want++
+				if got := counter(t, g.metrics, "gate_http_refusals_total", "code", tc.code); got != before+1 {
+					t.Fatalf("gate_http_refusals_total{code=%q} went from %v to %v", tc.code, before, got)
+				}
+			}
+			if got := counter(t, g.metrics, "gate_http_refusals_total", "", ""); got != want {
+				t.Fatalf("gate_http_refusals_total went from %v to %v, want %v", all, got, want)
 			}
 			entries, _ := os.ReadDir(root)
 			for _, e := range entries {
@@ -114,6 +126,9 @@ func TestBoundaryBodyTimeout(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(g.Runner().Root(), "slow")); err == nil {
 		t.Fatal("the slow call ran")
 	}
+	if n := counter(t, g.metrics, "gate_http_refusals_total", "code", "request_timeout"); n != 1 {
+		t.Fatalf("gate_http_refusals_total{code=\"request_timeout\"} = %v, want 1", n)
+	}
 }
 
 // TestBoundaryLongCallOutlivesBodyTimeout: the body deadline is lifted once
@@ -142,5 +157,8 @@ func TestBoundaryHeadersTooLarge(t *testing.T) {
 	r := get(t, http.DefaultClient, "http://"+ln.Addr().String()+"/v1/background", "X-Big", strings.Repeat("a", DefaultMaxHeaderBytes))
 	if r.status != 431 || errorCode(r) != "headers_too_large" {
 		t.Fatalf("got %d %v", r.status, r.body)
+	}
+	if n := counter(t, g.metrics, "gate_http_refusals_total", "code", "headers_too_large"); n != 1 {
+		t.Fatalf("gate_http_refusals_total{code=\"headers_too_large\"} = %v, want 1", n)
 	}
 }

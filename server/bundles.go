@@ -23,7 +23,9 @@ import (
 )
 
 // BundleBuild builds an engine from gate's own policies plus the modules
-// and data of the activated bundles.
+// and data of the activated bundles. It should smoke-evaluate the engine
+// with [Gateway.CheckEngine] before it keeps the bundles as the base of
+// later builds, and answer an error (the bundle refused) when that fails.
 type BundleBuild func(modules map[string]*ast.Module, data map[string]any) (*engine.Engine, error)
 
 // StartBundles runs OPA's bundle plugin with an OPA configuration (its

@@ -25,6 +25,11 @@ type HandlerOptions struct {
 	Token string
 	// MaxBody bounds request bodies; zero means DefaultMaxBody.
 	MaxBody int64
+	// MaxBodyInflight bounds the bytes of request bodies held at once,
+	// from the start of their reading until their request ends; a body
+	// that would pass it is answered 503 overloaded with Retry-After. Zero
+	// means DefaultMaxBodyInflight; it is raised to MaxBody if below.
+	MaxBodyInflight int64
 	// AllowedHosts are Host names (any port) served besides localhost,
 	// 127.0.0.1 and [::1]; requests naming another host are refused.
 	AllowedHosts []string
@@ -76,10 +81,14 @@ func NewHandler(g *Gateway, opts HandlerOptions) http.Handler {
 	if opts.BodyTimeout <= 0 {
 		opts.BodyTimeout = DefaultBodyTimeout
 	}
+	if opts.MaxBodyInflight <= 0 {
+		opts.MaxBodyInflight = DefaultMaxBodyInflight
+	}
+	opts.MaxBodyInflight = max(opts.MaxBodyInflight, opts.MaxBody)
 	if opts.MaxHeaderBytes <= 0 {
 		opts.MaxHeaderBytes = DefaultMaxHeaderBytes
 	}
-	h := &handler{g: g, opts: opts}
+	h := &handler{g: g, opts: opts, bodies: &bodyBudget{max: opts.MaxBodyInflight, metrics: g.metrics}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/decide", h.decide)
 	mux.HandleFunc("POST /v1/call", h.call)
@@ -116,12 +125,40 @@ func NewHandler(g *Gateway, opts HandlerOptions) http.Handler {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, &engine.Error{Code: engine.CodeNotFound, Message: "no endpoint " + r.Method + " " + r.URL.Path})
 	})
-	return h.guard(withRequester(mux))
+	return h.guard(withRequester(h.countRefusals(mux)))
+}
+
+// refusalWriter remembers the code writeError answered with.
+type refusalWriter struct {
+	http.ResponseWriter
+	code engine.Code
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (w *refusalWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// countRefusals counts the refusals endpoints answer (overloaded,
+// limit_reached, ...) in gate_http_refusals_total; the guard counts its
+// own. /mcp answers refusals as tool errors, and streams: it is passed
+// through as it is.
+func (h *handler) countRefusals(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/mcp" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		rw := &refusalWriter{ResponseWriter: w}
+		next.ServeHTTP(rw, r)
+		if rw.code != "" {
+			h.g.metrics.HTTPRefusal(rw.code)
+		}
+	})
 }
 
 type handler struct {
-	g    *Gateway
-	opts HandlerOptions
+	g      *Gateway
+	opts   HandlerOptions
+	bodies *bodyBudget
 }
 
 // withRequester records who sent a request, for the decision log.
@@ -143,6 +180,9 @@ func writeError(w http.ResponseWriter, err error) {
 	var body ErrorBody
 	body.Error.Code = engine.CodeOf(err)
 	body.Error.Message = err.Error()
+	if rw, ok := w.(*refusalWriter); ok {
+		rw.code = body.Error.Code
+	}
 	if ra, ok := errors.AsType[*OverloadedError](err); ok {
 		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(ra.After.Seconds()))))
 	}

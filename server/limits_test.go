@@ -230,6 +230,10 @@ func TestRunQueueOverHTTP(t *testing.T) {
 			if got := counter(t, g.Metrics(), "gate_overload_total", "cause", tc.cause); got != 1 {
 				t.Errorf("gate_overload_total{cause=%q} = %v", tc.cause, got)
 			}
+			// The endpoint's refusal is counted at the HTTP layer too.
+			if got := counter(t, g.Metrics(), "gate_http_refusals_total", "code", "overloaded"); got != 1 {
+				t.Errorf("gate_http_refusals_total{code=\"overloaded\"} = %v", got)
+			}
 		})
 	}
 }

@@ -465,3 +465,37 @@ func testEnv(t *testing.T) []string {
 	}
 	return append(env, "HOME="+t.TempDir(), "HISTFILE=/dev/null")
 }
+
+// TestSessionRefusedApproval: with the pending approvals full, a session
+// the policy asks about is denied at once with limit_reached, like a call,
+// and does not start.
+func TestSessionRefusedApproval(t *testing.T) {
+	s := newSessionServer(t, engine.Settings{ApprovalMode: engine.ApprovalDefault}, interactive())
+	s.g.SetApprovals(NewApprovals(time.Minute, nil))
+	s.g.SetLimits(Limits{MaxPendingApprovals: 1})
+	pending := make(chan response, 1)
+	go func() { pending <- s.post(t, "/v1/call", shell("touch first")) }()
+	waitFor(t, "a call to wait for approval", func() bool { return gauge(t, s.g.Metrics(), "gate_approvals_pending", "", "") == 1 })
+
+	r := s.post(t, "/v1/sessions", `{"command":"touch session"}`)
+	reasons, _ := at(r.body, "decision", "reasons").([]any)
+	if r.status != 403 || at(r.body, "decision", "decision") != "deny" || len(reasons) < 2 ||
+		at(reasons[0], "code") != "limit_reached" || at(reasons[1], "code") != "approval_required" || at(r.body, "approval", "outcome") != "refused" || r.body["session"] != nil {
+		t.Fatalf("session start with the approvals full: %d %v", r.status, r.body)
+	}
+	if got := counter(t, s.g.Metrics(), "gate_decisions_total", "reason", "approval_required"); got != 2 {
+		t.Errorf("asks counted: %v, want 2 (the pending call and the session)", got)
+	}
+	if list := s.get(t, "/v1/sessions").body["sessions"].([]any); len(list) != 0 {
+		t.Fatalf("a session started: %v", list)
+	}
+	if _, err := os.Stat(filepath.Join(s.root, "session")); err == nil {
+		t.Fatal("the refused session's command ran")
+	}
+	for _, p := range s.g.approvals.List() {
+		s.g.approvals.Resolve(p.ID, false, "test", "")
+	}
+	if r := <-pending; r.status != 403 {
+		t.Fatalf("the pending call, denied: %d %v", r.status, r.body)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -22,6 +23,12 @@ import (
 func teamBundle(t *testing.T, revision, prog string) []byte {
 	t.Helper()
 	src := fmt.Sprintf("package gate.rules.team\n\ndeny contains {\"code\": \"team_rule\", \"message\": \"no %s\"} if {\n\tsome seg in input.shell.segments\n\tseg.program == %q\n}\n", prog, prog)
+	return bundleOf(t, revision, src)
+}
+
+// bundleOf is a bundle of one module, under the root gate/rules/team.
+func bundleOf(t *testing.T, revision, src string) []byte {
+	t.Helper()
 	roots := []string{"gate/rules/team"}
 	var buf bytes.Buffer
 	err := bundle.NewWriter(&buf).Write(bundle.Bundle{Manifest: bundle.Manifest{Revision: revision, Roots: &roots}, Data: map[string]any{},
@@ -129,4 +136,88 @@ func TestServeReplicasWithBundles(t *testing.T) {
 	time.Sleep(2*poll + 500*time.Millisecond)
 	all("wget x", "deny", time.Second)
 	all("curl x", "allow", time.Second)
+}
+
+// TestServeRefusesBundleFailingEvaluation: a bundle whose module compiles
+// but fails at evaluation (to_number of a program name, an error under
+// strict built-in errors) is smoke-evaluated and refused like a reloaded
+// file: the last good bundle keeps deciding (no policy_error deny), the
+// refusal is counted, and a later good bundle is activated.
+func TestServeRefusesBundleFailingEvaluation(t *testing.T) {
+	var mu sync.Mutex
+	var published []byte
+	bundles := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		w.Write(published)
+	}))
+	defer bundles.Close()
+	publish := func(bs []byte) { mu.Lock(); published = bs; mu.Unlock() }
+	publish(teamBundle(t, "r1", "curl"))
+	config := filepath.Join(t.TempDir(), "opa.json")
+	os.WriteFile(config, []byte(fmt.Sprintf(`{"services": {"s": {"url": %q}}, "bundles": {"team": {"service": "s", "resource": "/b.tar.gz", "polling": {"min_delay_seconds": 1, "max_delay_seconds": 1}}}}`, bundles.URL)), 0o644)
+	s := startServe(t, "--approval-mode", "yolo", "--opa-config", config)
+	tok := s.token(t)
+	decide := func(command string) (string, string) {
+		resp, err := http.DefaultClient.Do(apiRequest("POST", s.url+"/v1/decide", tok,
+			`{"tool":"run_shell_command","args":{"command":`+fmt.Sprintf("%q", command)+`,"is_background":false}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var d struct {
+			Decision string
+			Reasons  []struct{ Code string }
+		}
+		json.NewDecoder(resp.Body).Decode(&d)
+		if len(d.Reasons) == 0 {
+			return d.Decision, ""
+		}
+		return d.Decision, d.Reasons[0].Code
+	}
+	metric := func(series string) string {
+		resp, err := http.DefaultClient.Do(apiRequest("GET", s.url+"/metrics", tok, ""))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var b strings.Builder
+		io.Copy(&b, resp.Body)
+		for _, line := range strings.Split(b.String(), "\n") {
+			if v, ok := strings.CutPrefix(line, series+" "); ok {
+				return v
+			}
+		}
+		return ""
+	}
+	eventually := func(what string, cond func() bool) {
+		t.Helper()
+		for deadline := time.Now().Add(30 * time.Second); !cond(); time.Sleep(50 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("timed out waiting for %s\n%s", what, s.stderr)
+			}
+		}
+	}
+	eventually("bundle r1 to deny curl", func() bool { d, c := decide("curl x"); return d == "deny" && c == "team_rule" })
+
+	publish(bundleOf(t, "r2", "package gate.rules.team\n\ndeny contains {\"code\": \"team_rule\", \"message\": \"boom\"} if {\n\tsome seg in input.shell.segments\n\tto_number(seg.program) > 0\n}\n"))
+	eventually("the failing bundle to be refused", func() bool { return metric(`gate_bundle_loads_total{result="refused"}`) == "1" })
+	if d, c := decide("ls"); d != "allow" {
+		t.Fatalf("after the refused bundle, ls: %s %s (the failing bundle was swapped in)", d, c)
+	}
+	if d, c := decide("curl x"); d != "deny" || c != "team_rule" {
+		t.Fatalf("after the refused bundle, curl: %s %s, want r1's deny", d, c)
+	}
+	if v := metric(`gate_policy_reloads_total{result="error"}`); v == "" || v == "0" {
+		t.Errorf("gate_policy_reloads_total{result=\"error\"} = %q", v)
+	}
+	if log := s.stderr.String(); !strings.Contains(log, "smoke evaluation") {
+		t.Errorf("the log does not say why the bundle was refused:\n%s", log)
+	}
+
+	publish(teamBundle(t, "r3", "wget"))
+	eventually("bundle r3 to deny wget", func() bool { d, _ := decide("wget x"); return d == "deny" })
+	if d, _ := decide("curl x"); d != "allow" {
+		t.Fatalf("after r3, curl: %s", d)
+	}
 }

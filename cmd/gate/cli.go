@@ -36,6 +36,9 @@ type app struct {
 	staticOnly bool
 	// flags are the global flags, read as given when set on the command line.
 	flags *pflag.FlagSet
+	// tokenFile is the server's --token-file, a secret like gate's state
+	// directory: no call may read or write it.
+	tokenFile string
 }
 
 // usageError is a mistake in the command line (exit status 2).

@@ -38,7 +38,14 @@ func badSettings(file string, err error) error {
 // last file that sets tools.core (or tools.allowed) wins. Keys of a "gate"
 // section become defaults for the global flags.
 func (a *app) loadConfig() (*config, error) {
-	cfg := &config{opts: engine.Options{Protected: map[string]string{}}}
+	cfg := &config{opts: engine.Options{Protected: map[string]string{}, Secret: map[string]string{}}}
+	// The server's bearer token approves calls: an agent must not read it.
+	if dir, err := stateDir(); err == nil {
+		cfg.opts.Secret[dir+string(filepath.Separator)] = "gate's state holds the server's bearer token, which approves calls"
+	}
+	if a.tokenFile != "" {
+		cfg.opts.Secret[a.tokenFile] = "the server's bearer token approves calls"
+	}
 	s := &cfg.opts.Settings
 	for _, file := range a.list("settings") {
 		fv, err := readSettings(file)

@@ -39,6 +39,7 @@ func (a *app) mcpCommand() *cobra.Command {
 				return usagef("gate mcp speaks MCP on stdout: give --decision-log a file")
 			}
 			log := slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+			a.tokenFile = bo.tokenFile
 			g, err := a.newGateway(cmd.Context(), ro, log)
 			if err != nil {
 				return err

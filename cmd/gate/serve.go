@@ -203,13 +203,20 @@ func (a *app) newGateway(ctx context.Context, ro runOptions, log *slog.Logger) (
 			bundleMods, bundleData = mods, data
 			opts := base
 			mu.Unlock()
+			// Smoke-evaluated like a reloaded file: a bundle that compiles
+			// but fails on calls the policy in use decides is refused, and
+			// the bundles in force stay the base of later rebuilds.
 			e, err := build(opts, rules.Entries())
+			if err == nil {
+				err = g.CheckEngine(ctx, e)
+			}
 			if err != nil {
 				mu.Lock()
 				bundleMods, bundleData = oldMods, oldData
 				mu.Unlock()
+				return nil, err
 			}
-			return e, err
+			return e, nil
 		}
 		if _, err := g.StartBundles(ctx, raw, instanceID, onBundle); err != nil {
 			return nil, &engine.Error{Code: engine.CodeBadSettings, Message: "OPA configuration", Err: err}
@@ -292,6 +299,7 @@ func (a *app) serveCommand() *cobra.Command {
 	var (
 		listenAddr string
 		maxBody    int64
+		maxInfl    int64
 		shutdown   time.Duration
 		ro         runOptions
 		bo         boundaryOptions
@@ -312,6 +320,10 @@ func (a *app) serveCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if cmd.Flags().Changed("max-body-inflight") && maxInfl < maxBody {
+				return usagef("--max-body-inflight (%d) must be at least --max-body (%d)", maxInfl, maxBody)
+			}
+			a.tokenFile = bo.tokenFile
 			g, err := a.newGateway(cmd.Context(), ro, log)
 			if err != nil {
 				return err
@@ -322,7 +334,7 @@ func (a *app) serveCommand() *cobra.Command {
 			}
 			log.Info("gate listening", "url", listenURL(ln), "root", g.Runner().Root(), "auth", hopts.Token != "")
 			g.SetApprovals(server.NewApprovals(ro.approvalTimeout, log))
-			hopts.MaxBody = maxBody
+			hopts.MaxBody, hopts.MaxBodyInflight = maxBody, maxInfl
 			hopts.MCP = server.NewMCPHandler(server.NewMCPServer(g, version()))
 			h := server.NewHandler(g, hopts)
 			return server.Serve(cmd.Context(), ln, g, h, server.ServeOptions{ShutdownTimeout: shutdown, Log: log})
@@ -330,6 +342,7 @@ func (a *app) serveCommand() *cobra.Command {
 	}
 	cmd.Flags().StringVar(&listenAddr, "listen", "127.0.0.1:8787", "`address` to listen on (host:port, or unix:PATH for a unix socket)")
 	cmd.Flags().Int64Var(&maxBody, "max-body", server.DefaultMaxBody, "largest request body in `bytes`")
+	cmd.Flags().Int64Var(&maxInfl, "max-body-inflight", server.DefaultMaxBodyInflight, "`bytes` of request bodies held at once (being read, or by requests in progress); beyond it a request is answered 503 overloaded with Retry-After")
 	cmd.Flags().DurationVar(&shutdown, "shutdown-timeout", server.DefaultShutdownTimeout, "how long in-flight calls may finish on shutdown")
 	bo.register(cmd)
 	ro.register(cmd)

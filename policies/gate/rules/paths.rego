@@ -4,8 +4,10 @@
 #   One path policy for shell and file tools. Files written through shell
 #   redirections or arguments, and every path a file tool touches, are checked
 #   against protected paths (data.gate.paths.deny, denied even inside the root)
-#   and paths that make code run later (data.gate.paths.ask). File tools are
-#   confined to the root; a shell command writing outside it asks.
+#   and paths that make code run later (data.gate.paths.ask). Secrets
+#   (data.gate.paths.secret and gate's state directory) may not be read
+#   either. File tools are confined to the root; a shell command writing
+#   outside it asks.
 package gate.rules.paths
 
 # METADATA
@@ -28,6 +30,29 @@ deny contains {
 _protected(key) := data.gate.settings.protected[key]
 
 _protected(key) := data.gate.paths.deny[key] if not data.gate.settings.protected[key]
+
+# METADATA
+# title: secret path
+# description: |
+#   Reading or writing gate's state (its bearer token approves calls), by a
+#   file tool or a shell command's arguments and redirections.
+# custom:
+#   code: path_protected
+deny contains {
+	"code": "path_protected",
+	"message": sprintf("%s %s is not allowed: %s", [_verb[p.access], p.raw, why]),
+	"path": p.resolved,
+} if {
+	some p in input.paths
+	some key in p.keys
+	why := _secret(key)
+}
+
+_verb := {"read": "Reading", "write": "Writing"}
+
+_secret(key) := data.gate.settings.secret[key]
+
+_secret(key) := data.gate.paths.secret[key] if not data.gate.settings.secret[key]
 
 # METADATA
 # title: path that runs code later

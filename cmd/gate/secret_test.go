@@ -1,0 +1,103 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestAttackReadToken: an agent whose commands gate runs (yolo: nothing
+// asks) tries to read gate serve's bearer token, which would let it approve
+// its own calls through the approvals API, and to plant a copy of it where
+// it could read it later. Every way is refused with path_protected, nothing
+// runs, and the token appears in no answer; the same calls on an ordinary
+// file show that the answers would carry it.
+func TestAttackReadToken(t *testing.T) {
+	s := startServe(t, "--approval-mode", "yolo")
+	tok := s.token(t)
+	state := filepath.Dir(s.tokenFile)
+	// A symlink into the state directory planted in the root by another
+	// means (gate denies making it: ln's target is a read of the state).
+	if err := os.Symlink(state, filepath.Join(s.root, "lnk")); err != nil {
+		t.Fatal(err)
+	}
+	post := func(path, body string) (int, string) {
+		t.Helper()
+		req, err := http.NewRequest("POST", s.url+path, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+tok)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		bs, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(bs)
+	}
+	shell := func(cmd string) string {
+		bs, _ := json.Marshal(map[string]any{"tool": "run_shell_command", "args": map[string]any{"command": cmd, "is_background": false}})
+		return string(bs)
+	}
+	tool := func(name string, args map[string]any) string {
+		bs, _ := json.Marshal(map[string]any{"tool": name, "args": args})
+		return string(bs)
+	}
+	leak := filepath.Join(s.root, "leak")
+	for _, call := range []string{
+		shell("cat " + s.tokenFile),
+		shell("cat " + s.tokenFile + " > " + leak),
+		shell("cp " + s.tokenFile + " " + leak),
+		shell(`cat "$XDG_STATE_HOME/gate/token" > ` + leak),
+		shell("cat ~/.local/state/gate/token ~/.local/state/gate/* > " + leak),
+		shell("cat < " + s.tokenFile),
+		shell("cat lnk/token > " + leak),
+		shell("grep -r . " + state + " > " + leak),
+		shell("ln -s " + state + " " + filepath.Join(s.root, "lnk2")),
+		shell("echo forged > " + s.tokenFile),
+		tool("read_file", map[string]any{"absolute_path": s.tokenFile}),
+		tool("read_file", map[string]any{"absolute_path": filepath.Join(s.root, "lnk", "token")}),
+		tool("list_directory", map[string]any{"path": state}),
+		tool("grep_search", map[string]any{"pattern": ".", "path": state}),
+	} {
+		for _, ep := range []string{"/v1/call", "/v1/decide"} {
+			status, body := post(ep, call)
+			if strings.Contains(body, tok) {
+				t.Fatalf("%s %s: the answer holds the token: %s", ep, call, body)
+			}
+			want := 403
+			if ep == "/v1/decide" {
+				want = 200
+			}
+			if status != want || !strings.Contains(body, `"path_protected"`) || !strings.Contains(body, `"decision":"deny"`) {
+				t.Errorf("%s %s: %d %s; want %d, a path_protected deny", ep, call, status, body, want)
+			}
+		}
+	}
+	for _, p := range []string{leak, filepath.Join(s.root, "lnk2")} {
+		if _, err := os.Lstat(p); err == nil {
+			t.Errorf("%s was made: a refused call ran", p)
+		}
+	}
+	if got := readFile(t, s.tokenFile); got != tok {
+		t.Fatalf("the token file was changed: %q", got)
+	}
+	// The positive control: the same calls on an ordinary file answer its
+	// contents, so the checks above would see a token that leaked.
+	secret := fmt.Sprintf("%x", []byte("not the token"))
+	if err := os.WriteFile(filepath.Join(s.root, "plain"), []byte(secret+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, call := range []string{shell("cat plain"), tool("read_file", map[string]any{"absolute_path": filepath.Join(s.root, "plain")})} {
+		if status, body := post("/v1/call", call); status != 200 || !strings.Contains(body, secret) {
+			t.Fatalf("control %s: %d %s", call, status, body)
+		}
+	}
+}

@@ -215,6 +215,12 @@ func TestBodyBudgetMemory(t *testing.T) {
 			peak := w.end()
 			refused := counter(t, g.Metrics(), "gate_overload_total", "stage", metrics.StageBody)
 			t.Logf("20 concurrent 8 MB /v1/decide, %s: peak heap %.0f MB, %v refused for the body budget; answers %v", tc.name, peak, refused, statuses)
+			if tc.budget != DefaultMaxBodyInflight {
+				// The comparison figure only: without a budget, twenty
+				// 8 MB diffs at once may outlast the decision's time
+				// budget on a busy machine (eval_timeout, a deny).
+				return
+			}
 			for key, n := range statuses {
 				if key != "200 allow<nil>" && key != "503 <nil>overloaded" && key != "connection closed" {
 					t.Errorf("%d answers %q", n, key)

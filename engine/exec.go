@@ -16,6 +16,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/gate-dev/gate/shellparse"
+	"github.com/gate-dev/gate/supervise"
 )
 
 // ExecQuery is the exec-time entrypoint: the decision on one program a
@@ -23,28 +24,10 @@ import (
 const ExecQuery = "data.gate.exec.decision"
 
 // Exec is a program a supervised command tree is about to run, read when
-// the kernel has loaded it and before its first instruction (see package
-// supervise, whose Exec has the same fields).
-type Exec struct {
-	// Program is what runs: the #! script, the program ld.so loads, or
-	// the executed file.
-	Program string `json:"program"`
-	// Exe is the executed file (/proc/PID/exe).
-	Exe  string   `json:"exe"`
-	Argv []string `json:"argv"`
-	Cwd  string   `json:"cwd"`
-	PID  int      `json:"pid"`
-	PPID int      `json:"ppid"`
-	// Depth counts forks from the command's shell.
-	Depth  int    `json:"depth"`
-	Script string `json:"script"`
-	Loaded string `json:"loaded,omitempty"`
-	// ParentProgram is the program of the process that forked this one.
-	ParentProgram string `json:"parent_program"`
-	// ByShell is set when the command's own shell (or a wrapper it ran)
-	// runs this program directly.
-	ByShell bool `json:"by_shell"`
-}
+// the kernel has loaded it and before its first instruction: the
+// supervisor's record (program, exe, argv, cwd, pid, ppid, depth, script,
+// loaded, parent_program, by_shell).
+type Exec = supervise.Exec
 
 // ExecFacts are an exec with what the rules match, computed by gate.
 type ExecFacts struct {

@@ -31,7 +31,7 @@ func execOf(exe string, argv ...string) Exec {
 	return Exec{Program: exe, Exe: exe, Argv: argv, Cwd: "/", PID: 10, PPID: 9, Depth: 1, ParentProgram: "/usr/bin/bash"}
 }
 
-func (x Exec) byShell() Exec { x.ByShell = true; return x }
+func byShell(x Exec) Exec { x.ByShell = true; return x }
 
 // Exec-time decisions with the embedded policies, on real files.
 func TestDecideExec(t *testing.T) {
@@ -59,7 +59,7 @@ func TestDecideExec(t *testing.T) {
 		code     string
 	}{
 		{"excluded", exclude("run_shell_command(rm)"), execOf(rm, "rm", "-rf", "build"), Deny, "command_excluded"},
-		{"argv[0] lies (BASH_CMDS)", exclude("run_shell_command(rm)"), execOf(rm, "ls", "victim").byShell(), Deny, "command_excluded"},
+		{"argv[0] lies (BASH_CMDS)", exclude("run_shell_command(rm)"), byShell(execOf(rm, "ls", "victim")), Deny, "command_excluded"},
 		{"a copy under another name", exclude("run_shell_command(rm)"), execOf(copyRm, "tidy", "victim"), Deny, "command_excluded"},
 		{"not excluded", exclude("run_shell_command(rm)"), execOf(ls, "ls", "-la"), Allow, "allowed"},
 		{"words and options", exclude("run_shell_command(git push)"), execOf(git, "git", "-C", "repo", "push", "origin"), Deny, "command_excluded"},
@@ -69,10 +69,10 @@ func TestDecideExec(t *testing.T) {
 			Exec{Program: script, Exe: "/usr/bin/dash", Script: script, Argv: []string{"/bin/sh", script, "now"}, Cwd: dir}, Deny, "command_excluded"},
 		{"the program ld.so loads", exclude("run_shell_command(rm)"),
 			Exec{Program: rm, Exe: "/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2", Loaded: rm, Argv: []string{"/lib64/ld-linux-x86-64.so.2", rm, "victim"}, Cwd: "/"}, Deny, "command_excluded"},
-		{"allowlist: listed", core("run_shell_command(ls)"), execOf(ls, "ls", "-la").byShell(), Allow, "allowed"},
-		{"allowlist: argv[0] lies", core("run_shell_command(ls)"), execOf(rm, "ls", "victim").byShell(), Deny, "command_not_allowed"},
+		{"allowlist: listed", core("run_shell_command(ls)"), byShell(execOf(ls, "ls", "-la")), Allow, "allowed"},
+		{"allowlist: argv[0] lies", core("run_shell_command(ls)"), byShell(execOf(rm, "ls", "victim")), Deny, "command_not_allowed"},
 		{"allowlist: not by the shell", core("run_shell_command(make)"), execOf(rm, "rm", "-f", "x.o"), Allow, "allowed"},
-		{"allowlist: a transparent wrapper", core("run_shell_command(ls)"), execOf(lookPath(t, "env"), "env", "ls").byShell(), Allow, "allowed"},
+		{"allowlist: a transparent wrapper", core("run_shell_command(ls)"), byShell(execOf(lookPath(t, "env"), "env", "ls")), Allow, "allowed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newTestEngine(t, tc.settings)
@@ -93,11 +93,11 @@ func TestDecideExec(t *testing.T) {
 func TestExecNames(t *testing.T) {
 	py := lookPath(t, "python3")
 	e := newTestEngine(t, Settings{Core: []string{"run_shell_command(python3)"}, ApprovalMode: ApprovalYolo})
-	f := e.ExecFacts(execOf(py, "python3", "-m", "json.tool").byShell())
+	f := e.ExecFacts(byShell(execOf(py, "python3", "-m", "json.tool")))
 	if !slices.Contains(f.Names, "python3") {
 		t.Fatalf("names %q", f.Names)
 	}
-	if d := e.DecideExec(context.Background(), nil, execOf(py, "python3", "x.py").byShell()); d.Decision != Allow {
+	if d := e.DecideExec(context.Background(), nil, byShell(execOf(py, "python3", "x.py"))); d.Decision != Allow {
 		t.Fatalf("decided %+v", d)
 	}
 }

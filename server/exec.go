@@ -29,7 +29,7 @@ func (g *Gateway) ExecDecider(ctx context.Context, e *engine.Engine, call engine
 		if err != nil {
 			d = engine.DenyWith(engine.CodeInternal, "cannot build the exec-time input: "+err.Error())
 		} else {
-			d = e.DecideExec(tctx, ec, engineExec(x))
+			d = e.DecideExec(tctx, ec, x)
 		}
 		took := time.Since(start)
 		d.DecisionID = newDecisionID()
@@ -83,11 +83,6 @@ func (g *Gateway) approveExec(values, tctx context.Context, call engine.Call, x 
 		return false
 	}
 	return v.Approved()
-}
-
-func engineExec(x supervise.Exec) engine.Exec {
-	return engine.Exec{Program: x.Program, Exe: x.Exe, Argv: x.Argv, Cwd: x.Cwd, PID: x.PID, PPID: x.PPID, Depth: x.Depth,
-		Script: x.Script, Loaded: x.Loaded, ParentProgram: x.ParentProgram, ByShell: x.ByShell}
 }
 
 func reasonText(d engine.Decision) string {

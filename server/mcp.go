@@ -159,8 +159,23 @@ func addTool[In any](s *mcp.Server, t *mcp.Tool, g *Gateway) {
 			// the answer (multi round-trip requests).
 			return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{approvalInput: approvalRequest(engine.Call{Tool: t.Name, Args: args}, out.Decision)}}, nil, nil
 		}
+		if out.Decision.Decision == engine.Ask && out.Approval == nil {
+			// Nobody can be asked: say so at once.
+			out.Decision = unavailableDecision(out.Decision)
+		}
 		return mcpResult(out), nil, nil
 	})
+}
+
+// unavailableDecision is the deny of an "ask" call that nobody can
+// approve: the MCP client has no elicitation and no approvals API is
+// served. The message says how to approve and how to allow such calls.
+func unavailableDecision(d engine.Decision) engine.Decision {
+	msg := "Nobody can approve this call: the MCP client does not support elicitation and gate mcp serves no approvals API. " +
+		"To approve calls, start gate mcp with --approvals-listen 127.0.0.1:8788 and answer with 'gate approvals --server http://127.0.0.1:8788'; " +
+		"to allow such calls without asking, add a tools.allowed entry (such as run_shell_command(git status) or read_file) to gate's settings."
+	reasons := append([]engine.Reason{{Code: string(engine.CodeApprovalUnavailable), Message: msg}}, d.Reasons...)
+	return engine.Decision{DecisionID: d.DecisionID, Decision: engine.Deny, Reasons: reasons}
 }
 
 // toArgs turns typed arguments back into the call's JSON object.

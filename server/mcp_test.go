@@ -317,3 +317,32 @@ func TestMCPSeedNames(t *testing.T) {
 		t.Fatalf("gate.json was overwritten: %q", bs)
 	}
 }
+
+// TestMCPApprovalUnavailable: a client without elicitation, and no
+// approvals API, gets a deny at once that says how to approve or allow.
+func TestMCPApprovalUnavailable(t *testing.T) {
+	g, root := mcpGateway(t, engine.Settings{ApprovalMode: engine.ApprovalDefault})
+	ct, st := mcp.NewInMemoryTransports()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	ss, _ := NewMCPServer(g, "test").Connect(ctx, st, nil)
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "qwen-like"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "run_shell_command", Arguments: map[string]any{"command": "touch made", "is_background": false}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := textOf(res)
+	for _, want := range []string{"(deny;", "[approval_unavailable]", "--approvals-listen", "gate approvals", "tools.allowed", "[approval_required]"} {
+		if !res.IsError || !strings.Contains(text, want) {
+			t.Errorf("result lacks %q: %q", want, text)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(root, "made")); err == nil {
+		t.Fatal("the command ran")
+	}
+}

@@ -158,7 +158,10 @@ func (e *Engine) InputContext(ctx context.Context, call Call) (*Input, error) {
 	if call.Tool == "" {
 		return nil, invalid("missing tool name")
 	}
-	args := call.Args
+	args, err := CanonicalArgs(call.Tool, call.Args)
+	if err != nil {
+		return nil, err
+	}
 	if args == nil {
 		args = map[string]any{}
 	}

@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"fmt"
 	"io"
-	"mime"
 	"net/http"
 	"path"
 	"strings"
@@ -29,29 +28,30 @@ var binaryExts = map[string]bool{
 	".lib": true, ".wasm": true, ".pyc": true, ".pyo": true,
 }
 
-// fileKind classifies a file as the reference does: by extension, then by
-// MIME type, then by sniffing its first bytes.
+// mediaTypes is the fixed table of files read_file returns as base64
+// data: images and PDF, by extension. It is not the host's MIME database,
+// whose entries vary between machines (go.mod is audio/x-mod on some).
+var mediaTypes = map[string]string{
+	".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif",
+	".webp": "image/webp", ".bmp": "image/bmp", ".ico": "image/x-icon", ".tif": "image/tiff",
+	".tiff": "image/tiff", ".avif": "image/avif", ".heic": "image/heic", ".heif": "image/heif",
+	".pdf": "application/pdf",
+}
+
+// fileKind classifies a file: SVG and the images and PDF of mediaTypes by
+// extension, known binary extensions as binary, anything else by its
+// content (text unless it has NUL bytes or is mostly control bytes or
+// invalid UTF-8).
 func fileKind(name string, head []byte) (kind, mimeType string) {
 	ext := strings.ToLower(path.Ext(name))
-	switch ext {
-	case ".ts", ".mts", ".cts":
-		return "text", ""
-	case ".svg":
+	if ext == ".svg" {
 		return "svg", "image/svg+xml"
 	}
-	mt := mime.TypeByExtension(ext)
-	if i := strings.IndexByte(mt, ';'); i >= 0 {
-		mt = mt[:i]
-	}
-	switch {
-	case strings.HasPrefix(mt, "image/"):
+	if mt, ok := mediaTypes[ext]; ok {
+		if mt == "application/pdf" {
+			return "pdf", mt
+		}
 		return "image", mt
-	case strings.HasPrefix(mt, "audio/"):
-		return "audio", mt
-	case strings.HasPrefix(mt, "video/"):
-		return "video", mt
-	case mt == "application/pdf":
-		return "pdf", mt
 	}
 	if binaryExts[ext] {
 		return "binary", ""
@@ -79,7 +79,7 @@ func isBinary(head []byte) bool {
 	if len(head) == 0 {
 		return false
 	}
-	ctrl := 0
+	ctrl, invalid := 0, 0
 	for _, c := range head {
 		if c == 0 {
 			return true
@@ -88,7 +88,15 @@ func isBinary(head []byte) bool {
 			ctrl++
 		}
 	}
-	return float64(ctrl)/float64(len(head)) > 0.3
+	for b := head; len(b) > 0; {
+		r, n := utf8.DecodeRune(b)
+		// A sequence cut at the end of the head is not counted.
+		if r == utf8.RuneError && n == 1 && (len(b) >= utf8.UTFMax || utf8.FullRune(b)) {
+			invalid++
+		}
+		b = b[n:]
+	}
+	return float64(ctrl)/float64(len(head)) > 0.3 || float64(invalid)/float64(len(head)) > 0.3
 }
 
 // Read runs read_file: path (also file_path or absolute_path), offset

@@ -361,3 +361,38 @@ func TestStaleTemps(t *testing.T) {
 		t.Fatalf("own holds %v after a failed write", ents)
 	}
 }
+
+// TestReadFileKinds: text or binary is decided by content, images and PDF
+// by a fixed table, never by the host's MIME database (which has go.mod
+// as audio/x-mod on some machines).
+func TestReadFileKinds(t *testing.T) {
+	root := files(t, map[string]string{
+		"go.mod": "module example.org/x\n\ngo 1.26\n", "song.mod": "not a tracker module\n", "Makefile": "all:\n\ttrue\n",
+		"data.wav": "RIFF text really\n", "doc.pdf": "%PDF-1.4\n", "latin1.txt": "\xe9\xe8\xe0\xf9\xe9\xe8\xe0\xf9",
+		"cut.txt": "abc \xc3", "utf8.txt": "héllo wörld ✓\n", "noext": "\x00\x01\x02\x03",
+	})
+	f := newFS(t, root)
+	for _, c := range []struct{ name, content, mime string }{
+		{"go.mod", "module example.org/x\n\ngo 1.26\n", ""},
+		{"song.mod", "not a tracker module\n", ""},
+		{"Makefile", "all:\n\ttrue\n", ""},
+		{"data.wav", "RIFF text really\n", ""},
+		{"utf8.txt", "héllo wörld ✓\n", ""},
+		{"cut.txt", "~abc", ""},
+		{"doc.pdf", "~[pdf file doc.pdf", "application/pdf"},
+		{"latin1.txt", "Cannot display content of binary file: latin1.txt", ""},
+		{"noext", "Cannot display content of binary file: noext", ""},
+	} {
+		res, err := f.Read(args("path", c.name))
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		ok := res.Content == c.content
+		if strings.HasPrefix(c.content, "~") {
+			ok = strings.Contains(res.Content, c.content[1:])
+		}
+		if !ok || res.MimeType != c.mime {
+			t.Errorf("%s: %q (%s), want %q (%s)", c.name, res.Content, res.MimeType, c.content, c.mime)
+		}
+	}
+}

@@ -2,6 +2,8 @@ package metrics
 
 import (
 	"net/http"
+	"runtime"
+	"runtime/debug"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -240,8 +242,31 @@ func New() *Metrics {
 		m.bundleLoads, m.queued, m.queueWait, m.overloads, m.approvalsPending, m.approvalBytes, m.layers,
 		m.httpRefusals, m.bodyBytes,
 	)
+	m.Registry.MustRegister(buildInfo())
 	m.zero()
 	return m
+}
+
+// buildInfo is gate_build_info{version,revision,goversion} 1, from the
+// binary's build information (as gate version prints it).
+func buildInfo() prometheus.Collector {
+	version, revision := "devel", "unknown"
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if bi.Main.Version != "" {
+			version = bi.Main.Version
+		}
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" && s.Value != "" {
+				revision = s.Value
+			}
+		}
+	}
+	g := prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "gate_build_info",
+		Help: "gate's build: version, VCS revision and Go version (value 1).",
+	}, []string{"version", "revision", "goversion"})
+	g.WithLabelValues(version, revision, runtime.Version()).Set(1)
+	return g
 }
 
 // zero exports every counter at 0 for each known label value, so that

@@ -101,3 +101,25 @@ func TestCountersStartAtZero(t *testing.T) {
 		t.Errorf("%d series before anything happened", n)
 	}
 }
+
+func TestBuildInfo(t *testing.T) {
+	m := New()
+	mfs, err := m.Registry.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range mfs {
+		if mf.GetName() != "gate_build_info" {
+			continue
+		}
+		labels := map[string]string{}
+		for _, l := range mf.GetMetric()[0].GetLabel() {
+			labels[l.GetName()] = l.GetValue()
+		}
+		if labels["version"] == "" || labels["revision"] == "" || !strings.HasPrefix(labels["goversion"], "go") || mf.GetMetric()[0].GetGauge().GetValue() != 1 {
+			t.Fatalf("gate_build_info %v", mf)
+		}
+		return
+	}
+	t.Fatal("no gate_build_info")
+}

@@ -88,6 +88,10 @@ func (g *Gateway) Runner() *runner.Runner { return g.runner }
 // Decide decides a call without running it. A malformed call is an
 // *engine.Error with CodeInvalidCall; every decision is counted.
 func (g *Gateway) Decide(ctx context.Context, call engine.Call) (engine.Decision, error) {
+	call, err := engine.Canonical(call)
+	if err != nil {
+		return engine.Decision{}, err
+	}
 	_, _, d, err := g.decide(ctx, call)
 	return d, err
 }
@@ -149,6 +153,12 @@ func (g *Gateway) Call(ctx context.Context, call engine.Call) (_ *CallResult, er
 	if !engine.KnownTool(call.Tool) {
 		g.metrics.ToolCall(call.Tool, "error", 0)
 		return nil, &engine.Error{Code: engine.CodeToolUnknown, Message: "unknown tool " + quote(call.Tool)}
+	}
+	// The seed's parameter names from here on: what is decided is what runs.
+	call, err = engine.Canonical(call)
+	if err != nil {
+		g.metrics.ToolCall(call.Tool, "error", 0)
+		return nil, err
 	}
 	var req runner.Request
 	if call.Tool == engine.ToolShell {

@@ -19,26 +19,34 @@ import (
 
 // Arguments of gate's tools as MCP clients send them; the input schemas
 // are generated from these types. Fields without omitempty are required.
+// The seed's parameter names come first; the aliases other agents use
+// (engine.CanonicalArgs) are accepted beside them, so a path parameter
+// that has an alias is required by gate rather than by the schema.
 type (
 	// ShellArgs are run_shell_command's arguments.
 	ShellArgs struct {
 		Command      string `json:"command" jsonschema:"The exact bash command to execute (bash -c)."`
 		Description  string `json:"description,omitempty" jsonschema:"A brief description of the command's purpose, shown to the user."`
 		Directory    string `json:"directory,omitempty" jsonschema:"Directory to run in, relative to the project root; default the root."`
+		DirPath      string `json:"dir_path,omitempty" jsonschema:"Alias of directory."`
 		IsBackground bool   `json:"is_background" jsonschema:"true to start the command in the background and return its PID at once; false to wait for it."`
 		Timeout      int    `json:"timeout,omitempty" jsonschema:"Timeout in milliseconds (at most 600000; default 120000)."`
 	}
 	// ListDirectoryArgs are list_directory's arguments.
 	ListDirectoryArgs struct {
-		Path             string   `json:"path" jsonschema:"Directory to list: absolute, or relative to the project root."`
+		Path             string   `json:"path,omitempty" jsonschema:"Required: the directory to list, absolute or relative to the project root."`
+		DirPath          string   `json:"dir_path,omitempty" jsonschema:"Alias of path."`
 		Ignore           []string `json:"ignore,omitempty" jsonschema:"Glob patterns of entry names to leave out."`
 		RespectGitIgnore *bool    `json:"respect_git_ignore,omitempty" jsonschema:"Leave out git-ignored entries (default true)."`
 	}
 	// ReadFileArgs are read_file's arguments.
 	ReadFileArgs struct {
-		FilePath string `json:"file_path" jsonschema:"File to read: absolute, or relative to the project root."`
-		Offset   *int   `json:"offset,omitempty" jsonschema:"0-based line to start reading from."`
-		Limit    *int   `json:"limit,omitempty" jsonschema:"Number of lines to read (default 2000)."`
+		Path      string `json:"path,omitempty" jsonschema:"Required: the file to read, absolute or relative to the project root."`
+		Offset    *int   `json:"offset,omitempty" jsonschema:"0-based line to start reading from."`
+		Limit     *int   `json:"limit,omitempty" jsonschema:"Number of lines to read (default 2000)."`
+		FilePath  string `json:"file_path,omitempty" jsonschema:"Alias of path."`
+		StartLine *int   `json:"start_line,omitempty" jsonschema:"1-based first line, instead of offset."`
+		EndLine   *int   `json:"end_line,omitempty" jsonschema:"1-based last line (inclusive), instead of limit."`
 	}
 	// WriteFileArgs are write_file's arguments.
 	WriteFileArgs struct {
@@ -49,6 +57,7 @@ type (
 	GlobArgs struct {
 		Pattern string `json:"pattern" jsonschema:"Glob pattern, with ** for any depth (for example src/**/*.ts); matched case-insensitively."`
 		Path    string `json:"path,omitempty" jsonschema:"Directory to search; default the project root."`
+		DirPath string `json:"dir_path,omitempty" jsonschema:"Alias of path."`
 	}
 	// GrepArgs are grep_search's arguments.
 	GrepArgs struct {
@@ -56,6 +65,8 @@ type (
 		Path    string `json:"path,omitempty" jsonschema:"File or directory to search; default the project root."`
 		Glob    string `json:"glob,omitempty" jsonschema:"Only search files matching this glob (for example *.go)."`
 		Limit   *int   `json:"limit,omitempty" jsonschema:"Most matching lines to return (default 1000)."`
+		DirPath string `json:"dir_path,omitempty" jsonschema:"Alias of path."`
+		Include string `json:"include_pattern,omitempty" jsonschema:"Alias of glob."`
 	}
 	// EditArgs are edit's arguments.
 	EditArgs struct {
@@ -63,6 +74,7 @@ type (
 		OldString  string `json:"old_string" jsonschema:"Exact text to replace, with enough context to match once; empty to create a new file."`
 		NewString  string `json:"new_string" jsonschema:"Text to put in its place."`
 		ReplaceAll bool   `json:"replace_all,omitempty" jsonschema:"Replace every occurrence instead of requiring exactly one."`
+		Multiple   bool   `json:"allow_multiple,omitempty" jsonschema:"Alias of replace_all."`
 	}
 )
 
@@ -147,8 +159,23 @@ func addTool[In any](s *mcp.Server, t *mcp.Tool, g *Gateway) {
 			// the answer (multi round-trip requests).
 			return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{approvalInput: approvalRequest(engine.Call{Tool: t.Name, Args: args}, out.Decision)}}, nil, nil
 		}
+		if out.Decision.Decision == engine.Ask && out.Approval == nil {
+			// Nobody can be asked: say so at once.
+			out.Decision = unavailableDecision(out.Decision)
+		}
 		return mcpResult(out), nil, nil
 	})
+}
+
+// unavailableDecision is the deny of an "ask" call that nobody can
+// approve: the MCP client has no elicitation and no approvals API is
+// served. The message says how to approve and how to allow such calls.
+func unavailableDecision(d engine.Decision) engine.Decision {
+	msg := "Nobody can approve this call: the MCP client does not support elicitation and gate mcp serves no approvals API. " +
+		"To approve calls, start gate mcp with --approvals-listen 127.0.0.1:8788 and answer with 'gate approvals --server http://127.0.0.1:8788'; " +
+		"to allow such calls without asking, add a tools.allowed entry (such as run_shell_command(git status) or read_file) to gate's settings."
+	reasons := append([]engine.Reason{{Code: string(engine.CodeApprovalUnavailable), Message: msg}}, d.Reasons...)
+	return engine.Decision{DecisionID: d.DecisionID, Decision: engine.Deny, Reasons: reasons}
 }
 
 // toArgs turns typed arguments back into the call's JSON object.

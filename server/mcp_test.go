@@ -251,3 +251,98 @@ func TestMCPSessions(t *testing.T) {
 		t.Fatalf("run_shell_command: %q", out)
 	}
 }
+
+// TestMCPSeedNames calls gate's MCP tools with the seed's parameter names
+// and with the aliases other agents use, and runs the dir_path attack of
+// issue 14: a shell call in dir_path .gemini overwriting gate.json there.
+func TestMCPSeedNames(t *testing.T) {
+	g, root := mcpGateway(t, yolo("run_shell_command(rm)"))
+	os.MkdirAll(filepath.Join(root, ".gemini"), 0o755)
+	os.WriteFile(filepath.Join(root, ".gemini", "gate.json"), []byte(`{"tools":{"exclude":["run_shell_command(rm)"]}}`), 0o644)
+	os.WriteFile(filepath.Join(root, "notes.txt"), []byte("one\ntwo\nthree\n"), 0o644)
+	ct, st := mcp.NewInMemoryTransports()
+	ctx := context.Background()
+	ss, err := NewMCPServer(g, "test").Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range tools.Tools {
+		props, _ := tool.InputSchema.(map[string]any)["properties"].(map[string]any)
+		seed := map[string]string{"read_file": "path", "list_directory": "path", "glob": "path", "grep_search": "glob", "write_file": "file_path", "edit": "file_path", "run_shell_command": "directory"}[tool.Name]
+		if _, ok := props[seed]; !ok {
+			t.Errorf("%s does not advertise the seed's %q: %v", tool.Name, seed, props)
+		}
+	}
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"read_file", map[string]any{"path": "notes.txt"}, "one\ntwo\nthree\n"},
+		{"read_file", map[string]any{"file_path": "notes.txt", "offset": 1, "limit": 1}, "two"},
+		{"read_file", map[string]any{"file_path": "notes.txt", "start_line": 3, "end_line": 3}, "three"},
+		{"list_directory", map[string]any{"path": "."}, "notes.txt"},
+		{"list_directory", map[string]any{"dir_path": "."}, "notes.txt"},
+		{"grep_search", map[string]any{"pattern": "thr", "include_pattern": "*.txt"}, "three"},
+		{"glob", map[string]any{"pattern": "*.txt", "dir_path": "."}, "notes.txt"},
+		{"run_shell_command", map[string]any{"command": "pwd", "dir_path": ".gemini", "is_background": false}, ".gemini"},
+	} {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: c.tool, Arguments: c.args})
+		if err != nil || res.IsError || !strings.Contains(textOf(res), c.want) {
+			t.Errorf("%s %v: %v %q, want %q", c.tool, c.args, err, func() string {
+				if res == nil {
+					return ""
+				}
+				return textOf(res)
+			}(), c.want)
+		}
+	}
+	// The attack: the directory comes from dir_path, so the write is to
+	// .gemini/gate.json, a protected path.
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "run_shell_command", Arguments: map[string]any{"command": "echo {} > gate.json", "dir_path": ".gemini", "is_background": false}})
+	if err != nil || !res.IsError || !strings.Contains(textOf(res), "path_protected") {
+		t.Fatalf("write to .gemini/gate.json through dir_path: %v %q", err, textOf(res))
+	}
+	if bs, _ := os.ReadFile(filepath.Join(root, ".gemini", "gate.json")); !strings.Contains(string(bs), "exclude") {
+		t.Fatalf("gate.json was overwritten: %q", bs)
+	}
+}
+
+// TestMCPApprovalUnavailable: a client without elicitation, and no
+// approvals API, gets a deny at once that says how to approve or allow.
+func TestMCPApprovalUnavailable(t *testing.T) {
+	g, root := mcpGateway(t, engine.Settings{ApprovalMode: engine.ApprovalDefault})
+	ct, st := mcp.NewInMemoryTransports()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	ss, _ := NewMCPServer(g, "test").Connect(ctx, st, nil)
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "qwen-like"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "run_shell_command", Arguments: map[string]any{"command": "touch made", "is_background": false}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := textOf(res)
+	for _, want := range []string{"(deny;", "[approval_unavailable]", "--approvals-listen", "gate approvals", "tools.allowed", "[approval_required]"} {
+		if !res.IsError || !strings.Contains(text, want) {
+			t.Errorf("result lacks %q: %q", want, text)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(root, "made")); err == nil {
+		t.Fatal("the command ran")
+	}
+}

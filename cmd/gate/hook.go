@@ -21,17 +21,25 @@ itself when gate allows it.
 
   gate hook claude-code   Claude Code PreToolUse (Bash, Read, Write, Edit,
                           MultiEdit, Glob, Grep, LS, NotebookEdit)
-  gate hook qwen          Qwen Code PreToolUse (run_shell_command, read_file,
-                          write_file, edit, glob, grep_search, list_directory)
-  gate hook gemini        Gemini CLI BeforeTool (run_shell_command, read_file,
-                          write_file, replace, glob, search_file_content,
+  gate hook qwen          Qwen Code PreToolUse (run_shell_command, monitor,
+                          read_file, write_file, edit, glob, grep_search,
                           list_directory)
+  gate hook gemini        Gemini CLI BeforeTool (run_shell_command, read_file,
+                          write_file, replace, glob, grep_search,
+                          search_file_content, list_directory)
 
-Tools gate does not know get --unknown (default ask: the agent asks its user).
-The workspace root is --root when given, else the hook's cwd. Input gate
-cannot read, or settings and policies it cannot load, block the call
-(exit status 2, the reason on stderr), as the agents' hook protocols define.
-For Gemini CLI, "ask" leaves the decision to Gemini's own confirmation.
+Tools gate does not know get --unknown (default ask: the agent asks its user),
+so the hook's matcher should match every tool. Arguments are taken under the
+seed's names or the agents' own (dir_path, file_path, start_line, ...).
+
+The workspace root is --root (or GATE_ROOT) when given, else the agent's
+project directory (CLAUDE_PROJECT_DIR; QWEN_PROJECT_DIR; GEMINI_PROJECT_DIR),
+else the hook's cwd. Relative --settings and --policy paths are relative to
+the root. The hook's cwd (the agent's current directory, which a cd changes)
+is the directory a shell call runs in. Input gate cannot read, or settings
+and policies it cannot load, block the call (exit status 2, the reason on
+stderr), as the agents' hook protocols define. Gemini CLI gets
+{"decision":"ask"} for an ask: it asks its user, even under --yolo.
 
 With --supervise (Claude Code only: its hooks may rewrite the tool input with
 updatedInput), an allowed Bash command is rewritten to run through
@@ -46,6 +54,14 @@ type hookInput struct {
 	ToolName      string         `json:"tool_name"`
 	ToolInput     map[string]any `json:"tool_input"`
 	Cwd           string         `json:"cwd"`
+}
+
+// projectEnv are the variables in which each agent gives its hooks the
+// project directory, in order of preference.
+var projectEnv = map[string][]string{
+	"claude-code": {"CLAUDE_PROJECT_DIR"},
+	"qwen":        {"QWEN_PROJECT_DIR", "CLAUDE_PROJECT_DIR"},
+	"gemini":      {"GEMINI_PROJECT_DIR"},
 }
 
 // hookTools maps an agent's tool names to gate's tools, with argument
@@ -72,12 +88,14 @@ var hookTools = map[string]map[string]struct {
 		"replace":                {engine.ToolEdit, nil},
 		engine.ToolEdit:          {engine.ToolEdit, nil},
 		engine.ToolGlob:          {engine.ToolGlob, nil},
-		"search_file_content":    {engine.ToolGrep, map[string]string{"include": "glob"}},
-		engine.ToolGrep:          {engine.ToolGrep, map[string]string{"include": "glob"}},
+		"search_file_content":    {engine.ToolGrep, nil}, // before 0.61
+		engine.ToolGrep:          {engine.ToolGrep, nil},
 		engine.ToolListDirectory: {engine.ToolListDirectory, nil},
 	},
 	"qwen": {
 		engine.ToolShell: {engine.ToolShell, nil}, "Shell": {engine.ToolShell, nil}, "ShellTool": {engine.ToolShell, nil},
+		// monitor runs a command in the background and streams its output.
+		"monitor": {engine.ToolShell, nil}, "MonitorTool": {engine.ToolShell, nil},
 		engine.ToolReadFile: {engine.ToolReadFile, nil}, "ReadFile": {engine.ToolReadFile, nil}, "ReadFileTool": {engine.ToolReadFile, nil},
 		engine.ToolWriteFile: {engine.ToolWriteFile, nil}, "WriteFile": {engine.ToolWriteFile, nil}, "WriteFileTool": {engine.ToolWriteFile, nil},
 		engine.ToolEdit: {engine.ToolEdit, nil}, "Edit": {engine.ToolEdit, nil}, "EditTool": {engine.ToolEdit, nil}, "replace": {engine.ToolEdit, nil},
@@ -163,8 +181,8 @@ func (a *app) hookDecision(cmd *cobra.Command, agent string, tools map[string]st
 	if in.ToolName == "" {
 		return nil, fmt.Errorf("malformed hook input: no tool_name")
 	}
-	if !cmd.Flag("root").Changed && os.Getenv("GATE_ROOT") == "" && in.Cwd != "" {
-		a.v.Set("root", in.Cwd)
+	if err := a.hookRoot(cmd, agent, in.Cwd); err != nil {
+		return nil, err
 	}
 	m, known := tools[in.ToolName]
 	if !known {
@@ -181,8 +199,14 @@ func (a *app) hookDecision(cmd *cobra.Command, agent string, tools map[string]st
 		calls = claudeEdits(in.ToolInput)
 	}
 	if m.tool == engine.ToolShell {
-		if _, ok := calls[0].Args["is_background"]; !ok {
-			calls[0].Args["is_background"] = false
+		args := calls[0].Args
+		if _, ok := args["is_background"]; !ok {
+			args["is_background"] = in.ToolName == "monitor" || in.ToolName == "MonitorTool"
+		}
+		_, hasDir := args["directory"]
+		_, hasDirPath := args["dir_path"]
+		if dir := a.hookDirectory(in.Cwd); dir != "" && !hasDir && !hasDirPath {
+			args["directory"] = dir
 		}
 	}
 	// The most restrictive decision of the calls wins.
@@ -197,6 +221,57 @@ func (a *app) hookDecision(cmd *cobra.Command, agent string, tools map[string]st
 		}
 	}
 	return worst, nil
+}
+
+// hookRoot sets the workspace root: --root or GATE_ROOT, else the agent's
+// project directory, else the hook's cwd; and enters it, so that relative
+// --settings and --policy paths are relative to the root wherever the
+// agent's current directory is.
+func (a *app) hookRoot(cmd *cobra.Command, agent, cwd string) error {
+	root := ""
+	if cmd.Flag("root").Changed || os.Getenv("GATE_ROOT") != "" {
+		root = a.v.GetString("root")
+	}
+	for _, name := range projectEnv[agent] {
+		if root == "" {
+			root = os.Getenv(name)
+		}
+	}
+	if root == "" {
+		root = cwd
+	}
+	if root == "" {
+		return nil // the default: the current directory
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return fmt.Errorf("workspace root %q: %w", root, err)
+	}
+	if err := os.Chdir(abs); err != nil {
+		return fmt.Errorf("workspace root %q: %w", abs, err)
+	}
+	a.v.Set("root", abs)
+	return nil
+}
+
+// hookDirectory is the directory a shell call runs in: the hook's cwd,
+// relative to the root when inside it (absolute otherwise, for the
+// directory rules to refuse); "" for the root itself or no cwd.
+func (a *app) hookDirectory(cwd string) string {
+	if cwd == "" {
+		return ""
+	}
+	root := a.v.GetString("root")
+	rel, err := filepath.Rel(root, cwd)
+	switch {
+	case err != nil:
+		return cwd
+	case rel == ".":
+		return ""
+	case rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)):
+		return cwd
+	}
+	return rel
 }
 
 // supervisedInput is Claude Code's Bash input with the command rewritten
@@ -233,10 +308,8 @@ func (a *app) supervisedInput(in hookInput) (map[string]any, error) {
 	if u := a.v.GetString("opa-url"); u != "" {
 		args = append(args, "--opa-url", u)
 	}
-	if in.Cwd != "" {
-		if rel, err := filepath.Rel(root, in.Cwd); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
-			args = append(args, "--directory", rel)
-		}
+	if dir := a.hookDirectory(in.Cwd); dir != "" && !filepath.IsAbs(dir) {
+		args = append(args, "--directory", dir)
 	}
 	args = append(args, "--approval-mode", engine.ApprovalYolo, "--output", "raw", "--timeout", "10m", "--command", command)
 	out := make(map[string]any, len(in.ToolInput))
@@ -311,7 +384,8 @@ func hookAnswer(agent string, d *engine.Decision) any {
 		case engine.Deny:
 			return map[string]any{"decision": "deny", "reason": reason}
 		default:
-			return map[string]any{"systemMessage": reason}
+			// Gemini CLI asks its user, even under --yolo.
+			return map[string]any{"decision": "ask", "reason": reason}
 		}
 	}
 	return map[string]any{"hookSpecificOutput": map[string]any{

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"log/slog"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -16,10 +17,18 @@ those the settings enable). Every call is decided by the policies; a refused
 call is a tool error whose text gives the reasons.
 
 When the policy asks, gate asks the client's user (MCP elicitation) if the
-client supports it; otherwise the call waits in the approvals API, which
---approvals-listen serves on a loopback address for 'gate approvals', with
-the same bearer token as gate serve (see gate serve --help).
+client supports it; otherwise, when --approvals-listen serves the approvals
+API on a loopback address (for 'gate approvals', with the same bearer token as
+gate serve; see gate serve --help), the call waits there, up to
+--approval-timeout (default 4 minutes here, below the clients' own 5); without
+it the call is denied at once with approval_unavailable, saying how to approve
+or allow it.
 Logs go to stderr.`
+
+// mcpApprovalTimeout is gate mcp's default --approval-timeout: below the
+// MCP clients' own tool call timeouts (Qwen Code and Gemini CLI give up
+// after 5 minutes), so that the client gets gate's answer.
+const mcpApprovalTimeout = 4 * time.Minute
 
 func (a *app) mcpCommand() *cobra.Command {
 	var (
@@ -44,10 +53,17 @@ func (a *app) mcpCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			g.SetApprovals(server.NewApprovals(ro.approvalTimeout, log))
 			ctx, cancel := context.WithCancel(cmd.Context())
 			defer cancel()
+			// Without an approvals address a call the policy asks about
+			// is put to the client (elicitation) or denied at once
+			// (approval_unavailable): nobody could see a queue.
 			if approvalAddr != "" {
+				timeout := ro.approvalTimeout
+				if !cmd.Flags().Changed("approval-timeout") {
+					timeout = mcpApprovalTimeout
+				}
+				g.SetApprovals(server.NewApprovals(timeout, log))
 				if !loopback(approvalAddr) && !isUnixListen(approvalAddr) {
 					return usagef("--approvals-listen must be a loopback address or unix:PATH, not %s", approvalAddr)
 				}

@@ -20,7 +20,7 @@ import (
 
 // supervisedGateway is a gateway whose commands run under the exec
 // supervisor, and whose policies know it (input.layers has "exec").
-func supervisedGateway(t *testing.T, s engine.Settings, ro runner.Options) (*Gateway, string) {
+func supervisedGateway(t *testing.T, s engine.Settings, ro runner.Options, policyDirs ...string) (*Gateway, string) {
 	t.Helper()
 	if ok, why := supervise.Available(); !ok {
 		t.Skipf("SKIP: exec-time supervision is not available on this machine: %s", why)
@@ -31,7 +31,7 @@ func supervisedGateway(t *testing.T, s engine.Settings, ro runner.Options) (*Gat
 	}
 	root := t.TempDir()
 	e, err := engine.New(context.Background(), engine.Options{Settings: s, Root: root, Home: t.TempDir(),
-		Layers: []string{layers.Static, layers.Exec}})
+		Layers: []string{layers.Static, layers.Exec}, PolicyDirs: policyDirs})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,5 +121,60 @@ func TestCallReportsBlockedExecs(t *testing.T) {
 	}
 	if !strings.Contains(out.Text, "\nBlocked: /") || !strings.Contains(out.Text, "blocked by configuration") {
 		t.Fatalf("text %q", out.Text)
+	}
+}
+
+// A team rule that asks at exec time holds the program stopped until a
+// human answers through the approvals API: approved, it runs; denied, it
+// is killed before it runs. Where nobody can answer, ask is deny.
+func TestExecAskWaitsForApproval(t *testing.T) {
+	dir := t.TempDir()
+	rule := "package gate.exec.rules.team\n\nask contains {\"code\": \"touch_review\", \"message\": \"touch needs a review\"} if input.exec.name == \"touch\"\n"
+	if err := os.WriteFile(filepath.Join(dir, "team.rego"), []byte(rule), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name      string
+		approvals bool
+		approve   bool
+		made      bool
+	}{
+		{"approved", true, true, true},
+		{"denied", true, false, false},
+		{"nobody to ask", false, false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g, root := supervisedGateway(t, yolo(), runner.Options{}, dir)
+			if tc.approvals {
+				g.SetApprovals(NewApprovals(time.Minute, nil))
+				go func() {
+					for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+						if list := g.Approvals().List(); len(list) > 0 {
+							_ = g.Approvals().Resolve(list[0].ID, tc.approve, "test", "")
+							return
+						}
+					}
+				}()
+			}
+			out, err := g.Call(context.Background(), engine.Call{Tool: engine.ToolShell, Args: map[string]any{
+				"command": "touch made; echo done", "is_background": false}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := out.Result.(*runner.Result)
+			_, statErr := os.Stat(filepath.Join(root, "made"))
+			if (statErr == nil) != tc.made || res.Stdout != "done\n" {
+				t.Fatalf("made %v (want %v), result %+v", statErr == nil, tc.made, res)
+			}
+			if !tc.made {
+				want := "touch_review"
+				if !tc.approvals {
+					want = "approval_unavailable"
+				}
+				if len(res.Blocked) != 1 || res.Blocked[0].Reasons[0].Code != want {
+					t.Fatalf("blocked %+v, want %s", res.Blocked, want)
+				}
+			}
+		})
 	}
 }

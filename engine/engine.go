@@ -71,8 +71,8 @@ type Options struct {
 	// Layers are the enforcement layers active around the commands gate
 	// runs, given to the policies as input.layers; empty means
 	// DefaultLayers. "static" is the decision on the parsed command;
-	// "exec" would be exec-time supervision of every program a command
-	// starts (not built yet).
+	// "exec" is exec-time supervision of every program a command starts
+	// (package supervise); "fs" the confinement of its writes.
 	Layers []string
 	// Limits bound the parse of a shell command; a command over them is
 	// denied with CodeCommandTooComplex. Zero fields take their values

@@ -1,0 +1,150 @@
+package agentstest
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// An agent is one pinned agent: how it is configured for a route, run,
+// and how its tools are named and called.
+type agent struct {
+	name string // as in examples/agents and gate hook
+	bin  string
+	// settings is the gate settings file its snippets name.
+	settings string
+	// configure writes the agent's configuration for route from the
+	// snippet files into home and dir, and returns its extra arguments.
+	configure func(t *testing.T, route, home, dir string) []string
+	env       func(url string) []string
+	// shell and write make the agent's tool calls for a route.
+	shell func(route, command, directory string) Call
+	write func(route, path, content string) Call
+}
+
+// A scenario is what the model asks for and what must (not) happen.
+type scenario struct {
+	name   string
+	only   []string // agents it applies to; all when empty
+	noGate bool     // gate not on PATH
+	calls  func(a agent, route, dir string) []Call
+	check  func(t *testing.T, route, dir string, s *Server)
+}
+
+const routeHook, routeMCP = "hook", "mcp"
+
+func resultHas(t *testing.T, s *Server, want string) {
+	t.Helper()
+	if !s.Called() {
+		t.Errorf("the agent never offered the tool the scenario calls; requests: %+v", s.Requests())
+		return
+	}
+	res := s.Results()
+	for _, r := range res {
+		if strings.Contains(r, want) {
+			return
+		}
+	}
+	t.Errorf("no tool result sent back to the model contains %q; results: %q", want, res)
+}
+
+var scenarios = []scenario{
+	{
+		name: "deny_rm",
+		calls: func(a agent, route, dir string) []Call {
+			return []Call{a.shell(route, "rm victim.txt", "")}
+		},
+		check: func(t *testing.T, route, dir string, s *Server) {
+			fileIs(t, filepath.Join(dir, "victim.txt"), "victim\n")
+			resultHas(t, s, "command_excluded")
+		},
+	},
+	{
+		name: "allow_echo",
+		calls: func(a agent, route, dir string) []Call {
+			return []Call{a.shell(route, "echo gate-said-hi", "")}
+		},
+		check: func(t *testing.T, route, dir string, s *Server) {
+			resultHas(t, s, "gate-said-hi")
+		},
+	},
+	{
+		name: "protected_write",
+		calls: func(a agent, route, dir string) []Call {
+			return []Call{a.write(route, filepath.Join(dir, ".git", "hooks", "pre-commit"), "#!/bin/sh\necho pwned\n")}
+		},
+		check: func(t *testing.T, route, dir string, s *Server) {
+			absent(t, filepath.Join(dir, ".git", "hooks", "pre-commit"))
+			resultHas(t, s, "path_protected")
+		},
+	},
+	{
+		name: "cd_relative",
+		calls: func(a agent, route, dir string) []Call {
+			return []Call{a.shell(route, "cd sub && echo x > ../.git/hooks/pre-commit", "")}
+		},
+		check: func(t *testing.T, route, dir string, s *Server) {
+			absent(t, filepath.Join(dir, ".git", "hooks", "pre-commit"))
+			resultHas(t, s, "path_protected")
+		},
+	},
+	{
+		// A directory argument (Qwen's directory, Gemini's dir_path) is
+		// where the command runs: writing gate's own settings from there.
+		name: "dir_path",
+		calls: func(a agent, route, dir string) []Call {
+			return []Call{a.shell(route, "echo {} > gate.json", filepath.Dir(a.settings))}
+		},
+		check: func(t *testing.T, route, dir string, s *Server) {
+			resultHas(t, s, "path_protected")
+		},
+	},
+	{
+		name:   "gate_missing",
+		noGate: true,
+		calls: func(a agent, route, dir string) []Call {
+			return []Call{a.shell(route, "rm victim.txt", "")}
+		},
+		check: func(t *testing.T, route, dir string, s *Server) {
+			fileIs(t, filepath.Join(dir, "victim.txt"), "victim\n")
+			if route == routeHook {
+				resultHas(t, s, "gate: not found on PATH")
+				return
+			}
+			// Over MCP, no gate means no gate tools: nothing to call.
+			if s.Called() {
+				t.Errorf("the agent offered gate's tool with gate missing from PATH; results: %q", s.Results())
+			}
+		},
+	},
+}
+
+func TestAgents(t *testing.T) {
+	bins, gateDir := setup(t)
+	for _, a := range agents {
+		for _, route := range []string{routeHook, routeMCP} {
+			for _, sc := range scenarios {
+				if len(sc.only) > 0 && !contains(sc.only, a.name) {
+					continue
+				}
+				t.Run(a.name+"/"+route+"/"+sc.name, func(t *testing.T) {
+					if f := os.Getenv("GATE_AGENTS_ONLY"); f != "" && !strings.Contains(a.name+"/"+route+"/"+sc.name, f) {
+						t.Skipf("SKIPPED: not in GATE_AGENTS_ONLY=%s", f)
+					}
+					home, dir := project(t, a.settings)
+					srv := NewServer(sc.calls(a, route, dir)...)
+					defer srv.Close()
+					args := a.configure(t, route, home, dir)
+					env := append(baseEnv(home, bins, gateDir, !sc.noGate), a.env(srv.URL)...)
+					run(t, dir, env, filepath.Join(bins, a.bin), args...)
+					for _, r := range srv.Requests() {
+						t.Logf("model request %s %s tools=%d done=%d answered=%s results=%q", r.API, r.Path, len(r.Tools), r.done, r.Answered, r.Results)
+					}
+					sc.check(t, route, dir, srv)
+					fileIs(t, filepath.Join(dir, a.settings), gateSettings)
+				})
+			}
+		}
+	}
+}

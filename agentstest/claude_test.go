@@ -31,7 +31,7 @@ var claude = agent{
 			}
 			return Call{Name: "Bash", Args: map[string]any{"command": command, "description": "scenario"}}
 		}
-		args := map[string]any{"command": command}
+		args := map[string]any{"command": command, "is_background": false}
 		if directory != "" {
 			args["directory"] = directory
 		}

@@ -25,11 +25,19 @@ type Request struct {
 	Tools []string
 	// Results are the texts of the tool results the request carried.
 	Results []string
-	// Answered is what the server answered: "call", "final" or "text".
+	// Answered is what the server answered: "call", "search" (a tool
+	// search for the call), "final" or "text".
 	Answered string
-	// done counts the tool results in the whole conversation.
-	done int
+	// done counts the scenario's tool results in the whole conversation;
+	// searched is set when the last result answered a tool search.
+	done     int
+	searched bool
 }
+
+// toolSearch is Claude Code's tool that loads deferred tools (MCP tools
+// among them) by name: the model asks for a tool it is not offered yet
+// with a query "select:NAME", as the real model does.
+const toolSearch = "ToolSearch"
 
 // Final is the text the model answers once it has a tool result.
 const Final = "scenario done"
@@ -100,6 +108,9 @@ func (s *Server) answer(r *Request) Call {
 	case r.done < len(s.calls) && contains(r.Tools, s.calls[r.done].Name):
 		r.Answered = "call"
 		return s.calls[r.done]
+	case r.done < len(s.calls) && contains(r.Tools, toolSearch) && !r.searched:
+		r.Answered = "search"
+		return Call{Name: toolSearch, Args: map[string]any{"query": "select:" + s.calls[r.done].Name, "max_results": 5}}
 	case r.done > 0:
 		r.Answered = "final"
 	default:
@@ -213,11 +224,16 @@ func (s *Server) anthropic(w http.ResponseWriter, path string, body []byte) {
 		var blocks []map[string]any
 		_ = json.Unmarshal(m.Content, &blocks)
 		for _, b := range blocks {
-			if b["type"] == "tool_result" {
-				req.done++
-				if i == len(in.Messages)-1 {
-					req.Results = append(req.Results, text(b["content"]))
-				}
+			if b["type"] != "tool_result" {
+				continue
+			}
+			if id, _ := b["tool_use_id"].(string); strings.HasPrefix(id, "toolu_search") {
+				req.searched = i == len(in.Messages)-1
+				continue
+			}
+			req.done++
+			if i == len(in.Messages)-1 {
+				req.Results = append(req.Results, text(b["content"]))
 			}
 		}
 	}
@@ -229,6 +245,9 @@ func (s *Server) anthropic(w http.ResponseWriter, path string, body []byte) {
 	switch req.Answered {
 	case "call":
 		block = map[string]any{"type": "tool_use", "id": fmt.Sprintf("toolu_gate%d", req.done), "name": call.Name, "input": call.Args}
+		stop = "tool_use"
+	case "search":
+		block = map[string]any{"type": "tool_use", "id": fmt.Sprintf("toolu_search%d", req.done), "name": call.Name, "input": call.Args}
 		stop = "tool_use"
 	case "final":
 		block = map[string]any{"type": "text", "text": Final}
@@ -249,6 +268,7 @@ func (s *Server) anthropic(w http.ResponseWriter, path string, body []byte) {
 	msg["stop_reason"] = nil
 	sse(w, "message_start", map[string]any{"type": "message_start", "message": msg})
 	if block["type"] == "tool_use" {
+		stop = "tool_use"
 		args, _ := json.Marshal(call.Args)
 		sse(w, "content_block_start", map[string]any{"type": "content_block_start", "index": 0,
 			"content_block": map[string]any{"type": "tool_use", "id": block["id"], "name": block["name"], "input": map[string]any{}}})

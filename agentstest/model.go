@@ -39,6 +39,10 @@ type Request struct {
 // with a query "select:NAME", as the real model does.
 const toolSearch = "ToolSearch"
 
+// toolBridge is Qwen Code's tool that calls a deferred tool (its MCP
+// tools, monitor) by name: {"name": NAME, "arguments": ARGS}.
+const toolBridge = "tool_call"
+
 // Final is the text the model answers once it has a tool result.
 const Final = "scenario done"
 
@@ -108,6 +112,9 @@ func (s *Server) answer(r *Request) Call {
 	case r.done < len(s.calls) && contains(r.Tools, s.calls[r.done].Name):
 		r.Answered = "call"
 		return s.calls[r.done]
+	case r.done < len(s.calls) && contains(r.Tools, toolBridge):
+		r.Answered = "call"
+		return Call{Name: toolBridge, Args: map[string]any{"name": s.calls[r.done].Name, "arguments": s.calls[r.done].Args}}
 	case r.done < len(s.calls) && contains(r.Tools, toolSearch) && !r.searched:
 		r.Answered = "search"
 		return Call{Name: toolSearch, Args: map[string]any{"query": "select:" + s.calls[r.done].Name, "max_results": 5}}

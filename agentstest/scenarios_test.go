@@ -14,6 +14,8 @@ type agent struct {
 	bin  string
 	// settings is the gate settings file its snippets name.
 	settings string
+	// absDir: the shell tool takes only an absolute directory.
+	absDir bool
 	// configure writes the agent's configuration for route from the
 	// snippet files into home and dir, and returns its extra arguments.
 	configure func(t *testing.T, route, home, dir string) []string
@@ -94,10 +96,30 @@ var scenarios = []scenario{
 		// where the command runs: writing gate's own settings from there.
 		name: "dir_path",
 		calls: func(a agent, route, dir string) []Call {
-			return []Call{a.shell(route, "echo {} > gate.json", filepath.Dir(a.settings))}
+			d := filepath.Dir(a.settings)
+			if a.absDir {
+				d = filepath.Join(dir, d)
+			}
+			return []Call{a.shell(route, "echo {} > gate.json", d)}
 		},
 		check: func(t *testing.T, route, dir string, s *Server) {
 			resultHas(t, s, "path_protected")
+		},
+	},
+	{
+		// Qwen's monitor runs a shell command too (a deferred tool, called
+		// through tool_call); the hook maps it to run_shell_command, the MCP
+		// snippet excludes it.
+		name: "monitor",
+		only: []string{"qwen"},
+		calls: func(a agent, route, dir string) []Call {
+			return []Call{{Name: "monitor", Args: map[string]any{"command": "rm victim.txt; echo removed", "description": "scenario"}}}
+		},
+		check: func(t *testing.T, route, dir string, s *Server) {
+			fileIs(t, filepath.Join(dir, "victim.txt"), "victim\n")
+			if route == routeHook {
+				resultHas(t, s, "command_excluded")
+			}
 		},
 	},
 	{
@@ -112,9 +134,12 @@ var scenarios = []scenario{
 				resultHas(t, s, "gate: not found on PATH")
 				return
 			}
-			// Over MCP, no gate means no gate tools: nothing to call.
-			if s.Called() {
-				t.Errorf("the agent offered gate's tool with gate missing from PATH; results: %q", s.Results())
+			// Over MCP, no gate means no gate tools: nothing reaches gate
+			// and the built-in tools stay off.
+			for _, r := range s.Results() {
+				if strings.Contains(r, "decision") {
+					t.Errorf("a call was decided with gate missing from PATH: %q", r)
+				}
 			}
 		},
 	},

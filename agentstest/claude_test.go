@@ -46,4 +46,4 @@ var claude = agent{
 	},
 }
 
-var agents = []agent{claude, qwen}
+var agents = []agent{claude, qwen, gemini}

@@ -38,17 +38,26 @@ const routeHook, routeMCP = "hook", "mcp"
 
 func resultHas(t *testing.T, s *Server, want string) {
 	t.Helper()
+	resultHasAny(t, s, want)
+}
+
+// resultHasAny checks that a tool result sent back to the model contains
+// one of wants.
+func resultHasAny(t *testing.T, s *Server, wants ...string) {
+	t.Helper()
 	if !s.Called() {
 		t.Errorf("the agent never offered the tool the scenario calls; requests: %+v", s.Requests())
 		return
 	}
 	res := s.Results()
 	for _, r := range res {
-		if strings.Contains(r, want) {
-			return
+		for _, w := range wants {
+			if strings.Contains(r, w) {
+				return
+			}
 		}
 	}
-	t.Errorf("no tool result sent back to the model contains %q; results: %q", want, res)
+	t.Errorf("no tool result sent back to the model contains %q; results: %q", wants, res)
 }
 
 var scenarios = []scenario{
@@ -78,7 +87,24 @@ var scenarios = []scenario{
 		},
 		check: func(t *testing.T, route, dir string, s *Server) {
 			absent(t, filepath.Join(dir, ".git", "hooks", "pre-commit"))
-			resultHas(t, s, "path_protected")
+			// Gemini CLI's write_file refuses .git itself, before its
+			// BeforeTool hook runs (see settings_write for gate's deny).
+			resultHasAny(t, s, "path_protected", "Path not in workspace")
+		},
+	},
+	{
+		// The write tool on gate's own settings file.
+		name: "settings_write",
+		calls: func(a agent, route, dir string) []Call {
+			p := filepath.Join(dir, a.settings)
+			if a.name == claude.name && route == routeHook {
+				// Claude Code's Write refuses a file it has not read.
+				return []Call{{Name: "Read", Args: map[string]any{"file_path": p}}, a.write(route, p, "{}")}
+			}
+			return []Call{a.write(route, p, "{}")}
+		},
+		check: func(t *testing.T, route, dir string, s *Server) {
+			resultHas(t, s, "path_protected") // and the settings are checked after every scenario
 		},
 	},
 	{
@@ -104,6 +130,17 @@ var scenarios = []scenario{
 		},
 		check: func(t *testing.T, route, dir string, s *Server) {
 			resultHas(t, s, "path_protected")
+		},
+	},
+	{
+		// A command the policy asks about, with nobody to ask.
+		name: "ask",
+		calls: func(a agent, route, dir string) []Call {
+			return []Call{a.shell(route, "touch asked.txt", "")}
+		},
+		check: func(t *testing.T, route, dir string, s *Server) {
+			absent(t, filepath.Join(dir, "asked.txt"))
+			resultHasAny(t, s, "approval_required", "approval_unavailable")
 		},
 	},
 	{

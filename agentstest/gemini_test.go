@@ -27,7 +27,8 @@ var gemini = agent{
 		return []string{"-p", prompt, "--yolo", "--model", "gemini-2.5-pro"}
 	},
 	env: func(url string) []string {
-		return []string{"GOOGLE_GEMINI_BASE_URL=" + url, "GEMINI_API_KEY=gate-test-key", "GEMINI_TELEMETRY_ENABLED=false"}
+		// Headless, Gemini waits for ever for an answer to an ask (README).
+		return []string{"GOOGLE_GEMINI_BASE_URL=" + url, "GEMINI_API_KEY=gate-test-key", "GEMINI_TELEMETRY_ENABLED=false", "GATE_HOOK_ASK=deny"}
 	},
 	shell: func(route, command, directory string) Call {
 		args := map[string]any{"command": command, "description": "scenario"}

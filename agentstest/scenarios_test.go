@@ -72,6 +72,26 @@ var scenarios = []scenario{
 		},
 	},
 	{
+		name: "deny_bin_rm",
+		calls: func(a agent, route, dir string) []Call {
+			return []Call{a.shell(route, "/bin/rm victim.txt", "")}
+		},
+		check: func(t *testing.T, route, dir string, s *Server) {
+			fileIs(t, filepath.Join(dir, "victim.txt"), "victim\n")
+			resultHas(t, s, "command_excluded")
+		},
+	},
+	{
+		name: "deny_bash_c",
+		calls: func(a agent, route, dir string) []Call {
+			return []Call{a.shell(route, "bash -c 'rm victim.txt'", "")}
+		},
+		check: func(t *testing.T, route, dir string, s *Server) {
+			fileIs(t, filepath.Join(dir, "victim.txt"), "victim\n")
+			resultHas(t, s, "command_excluded")
+		},
+	},
+	{
 		name: "allow_echo",
 		calls: func(a agent, route, dir string) []Call {
 			return []Call{a.shell(route, "echo gate-said-hi", "")}
@@ -115,6 +135,25 @@ var scenarios = []scenario{
 		check: func(t *testing.T, route, dir string, s *Server) {
 			absent(t, filepath.Join(dir, ".git", "hooks", "pre-commit"))
 			resultHas(t, s, "path_protected")
+		},
+	},
+	{
+		// Claude Code's Bash keeps its current directory between calls: the
+		// hook's cwd is then sub, while the root and --settings stay put.
+		name: "cd_then_call",
+		only: []string{"claude-code"},
+		calls: func(a agent, route, dir string) []Call {
+			return []Call{a.shell(route, "cd sub", ""), a.shell(route, "echo x > ../.git/hooks/pre-commit", ""),
+				a.shell(route, "echo still-decided", "")}
+		},
+		check: func(t *testing.T, route, dir string, s *Server) {
+			absent(t, filepath.Join(dir, ".git", "hooks", "pre-commit"))
+			if route == routeHook {
+				resultHas(t, s, "path_protected")
+			} else { // gate's shell calls do not share a directory
+				resultHasAny(t, s, "path_protected", "path_outside_root")
+			}
+			resultHas(t, s, "still-decided")
 		},
 	},
 	{

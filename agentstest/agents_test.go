@@ -92,8 +92,8 @@ func writeFile(t *testing.T, path string, data []byte) {
 	}
 }
 
-// project makes a workspace: a git repository with victim.txt, a sub
-// directory, and gate's settings at settings.
+// project makes a workspace: a git repository with victim.txt,
+// sub/listed.txt, and gate's settings at settings.
 func project(t *testing.T, settings string) (home, dir string) {
 	t.Helper()
 	root := t.TempDir()
@@ -107,6 +107,7 @@ func project(t *testing.T, settings string) (home, dir string) {
 		t.Fatalf("git init: %v\n%s", err, out)
 	}
 	writeFile(t, filepath.Join(dir, "victim.txt"), []byte("victim\n"))
+	writeFile(t, filepath.Join(dir, "sub", "listed.txt"), []byte("listed\n"))
 	writeFile(t, filepath.Join(dir, settings), []byte(gateSettings))
 	return home, dir
 }

@@ -183,6 +183,21 @@ var scenarios = []scenario{
 		},
 	},
 	{
+		// Gemini 0.61 names list_directory's path dir_path.
+		name: "list_dir_path",
+		only: []string{"gemini"},
+		calls: func(a agent, route, dir string) []Call {
+			name := "list_directory"
+			if route == routeMCP {
+				name = "mcp_gate_list_directory"
+			}
+			return []Call{{Name: name, Args: map[string]any{"dir_path": "sub"}}}
+		},
+		check: func(t *testing.T, route, dir string, s *Server) {
+			resultHas(t, s, "listed.txt")
+		},
+	},
+	{
 		// Qwen's monitor runs a shell command too (a deferred tool, called
 		// through tool_call); the hook maps it to run_shell_command, the MCP
 		// snippet excludes it.

@@ -55,7 +55,10 @@ func setup(t *testing.T) (bins, gateDir string) {
 		}
 	}
 	gateDir = t.TempDir()
-	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
+	goBin := "go"
+	if root := runtime.GOROOT(); root != "" {
+		goBin = filepath.Join(root, "bin", "go")
+	}
 	out, err := exec.Command(goBin, "build", "-o", filepath.Join(gateDir, "gate"), "github.com/gate-dev/gate/cmd/gate").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go build gate: %v\n%s", err, out)

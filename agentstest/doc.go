@@ -6,7 +6,8 @@
 // streamed as server-sent events — and answers a scenario: one tool call on
 // the first request, then a final text once the request carries the tool's
 // result. It records every request so a test can check what the agent sent
-// back to the model. The driver test (agents_test.go, run with GATE_AGENTS=1)
+// back to the model. The driver test (TestAgents, run with GATE_AGENTS=1;
+// scenarios_test.go, one file per agent)
 // installs the pinned agents, configures them from examples/agents and
 // checks the tool results and the files.
 package agentstest

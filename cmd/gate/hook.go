@@ -41,6 +41,10 @@ and policies it cannot load, block the call (exit status 2, the reason on
 stderr), as the agents' hook protocols define. Gemini CLI gets
 {"decision":"ask"} for an ask: it asks its user, even under --yolo.
 
+--ask deny (or GATE_HOOK_ASK=deny) answers an ask as a deny, with the
+reason approval_unavailable, for a run where nobody can answer: headless,
+Gemini CLI (gemini -p) waits for ever for an answer to {"decision":"ask"}.
+
 With --supervise (Claude Code only: its hooks may rewrite the tool input with
 updatedInput), an allowed Bash command is rewritten to run through
 "gate exec", so that every program it starts is decided at exec time and its
@@ -107,7 +111,7 @@ var hookTools = map[string]map[string]struct {
 }
 
 func (a *app) hookCommand() *cobra.Command {
-	var unknown string
+	var unknown, askAs string
 	var supervise bool
 	cmd := &cobra.Command{
 		Use:       "hook (claude-code | qwen | gemini)",
@@ -126,6 +130,9 @@ func (a *app) hookCommand() *cobra.Command {
 			case engine.Allow, engine.Deny, engine.Ask:
 			default:
 				return usagef("--unknown must be allow, deny or ask, not %q", unknown)
+			}
+			if askAs != engine.Ask && askAs != engine.Deny {
+				return usagef("--ask must be ask or deny, not %q", askAs)
 			}
 			if supervise && agent != "claude-code" {
 				return usagef("--supervise needs an agent whose hooks can rewrite the tool input: only claude-code (updatedInput)")
@@ -147,6 +154,11 @@ func (a *app) hookCommand() *cobra.Command {
 				a.exit = 2
 				return nil
 			}
+			if d != nil && d.Decision == engine.Ask && askAs == engine.Deny {
+				d.Decision = engine.Deny
+				d.Reasons = append([]engine.Reason{{Code: string(engine.CodeApprovalUnavailable),
+					Message: "--ask deny: nobody can answer an ask in this run; allow such calls with tools.allowed"}}, d.Reasons...)
+			}
 			answer := hookAnswer(agent, d)
 			if updated != nil {
 				answer.(map[string]any)["hookSpecificOutput"].(map[string]any)["updatedInput"] = updated
@@ -155,6 +167,11 @@ func (a *app) hookCommand() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&unknown, "unknown", engine.Ask, "decision for tools gate does not know: allow, deny or ask")
+	askDefault := engine.Ask
+	if v := os.Getenv("GATE_HOOK_ASK"); v != "" {
+		askDefault = v
+	}
+	cmd.Flags().StringVar(&askAs, "ask", askDefault, "answer for a call the policy asks about: ask, or deny where nobody can answer (headless); default $GATE_HOOK_ASK or ask")
 	cmd.Flags().BoolVar(&supervise, "supervise", false, "claude-code: rewrite an allowed Bash command to run under gate exec (exec-time decisions, confined writes)")
 	return cmd
 }

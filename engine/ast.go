@@ -211,7 +211,7 @@ func wordsValue(words []shellparse.Word) *ast.Term {
 }
 
 func pathValue(p *PathInput) *ast.Term {
-	b := newObject(14)
+	b := newObject(15)
 	b.str("raw", p.Raw)
 	b.str("path", p.Path)
 	b.str("resolved", p.Resolved)
@@ -220,6 +220,9 @@ func pathValue(p *PathInput) *ast.Term {
 	b.bool("exists", p.Exists)
 	b.bool("dir", p.Dir)
 	b.bool("symlink", p.Symlink)
+	if p.Links != 0 {
+		b.int("links", int(p.Links))
+	}
 	b.bool("git_ignored", p.GitIgnored)
 	b.str("access", p.Access)
 	b.str("source", p.Source)

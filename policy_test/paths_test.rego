@@ -330,3 +330,21 @@ test_hard_link_benign if {
 	_codes(lib.with_paths(lib.read_file("cfg.txt"), [_linked("cfg.txt", 2, "read", "path")])) == set()
 	_codes(_redirect(object.union(_linked("d", 4, "write", "redirect"), {"dir": true}))) == set()
 }
+
+# ln -s /etc a && echo x > a/passwd: the engine marks a write through a name
+# the same command links or moves as dynamic; it asks path_unknown like any
+# write only known at run time, even under yolo, and never counts as inside
+# the root.
+test_write_after_relink_asks if {
+	segs := [
+		object.union(lib.seg(0, ["ln", "-s", "/etc", "a"]), {"context": ["and"], "relinks": true}),
+		object.union(lib.seg(1, ["echo", "x"]), {"context": ["and"]}),
+	]
+	call := lib.with_paths(lib.shell("ln -s /etc a && echo x > a/passwd", segs), [
+		lib.in_segment(lib.file("a", "write", "argument"), 0),
+		lib.in_segment(lib.dynamic_write("a/passwd"), 1),
+	])
+	_codes(call) == {"path_unknown"}
+	d := gate.decision with input as call with data.gate.settings as lib.open
+	d.decision == "ask"
+}

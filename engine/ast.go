@@ -177,6 +177,7 @@ func segmentValue(s *SegmentInput, contexts map[contextKey]*ast.Term) *ast.Term 
 	if len(s.Chdir) > 0 {
 		b.set("chdir", stringsTerm(s.Chdir))
 	}
+	b.boolOmit("relinks", s.Relinks)
 	b.boolOmit("chdir_unknown", s.ChdirUnknown)
 	b.set("context", contextTerm(s.Context, contexts))
 	b.bool("background", s.Background)

@@ -321,7 +321,7 @@ func (e *Engine) shellInput(ctx context.Context, in *Input, args map[string]any)
 				dynamic(w.Value, source)
 				return
 			}
-			if after[i] && relinked.leads(e.resolver.Resolve(base, w.Value)) {
+			if after[i] && relinked.leads(i, e.resolver.Resolve(base, w.Value)) {
 				dynamic(w.Value, source)
 				return
 			}
@@ -388,6 +388,7 @@ func relinkScope(segs []SegmentInput) []bool {
 type relinks struct {
 	unknown bool
 	names   []string
+	by      []int // the segment index of each name
 }
 
 func (e *Engine) relinkTargets(cwd string, segs []SegmentInput) *relinks {
@@ -401,6 +402,9 @@ func (e *Engine) relinkTargets(cwd string, segs []SegmentInput) *relinks {
 		if len(seg.Writes) == 0 {
 			r.unknown = true
 		}
+		if r.unknown {
+			continue
+		}
 		for _, w := range seg.Writes {
 			if w.Dynamic || (!known && !filepath.IsAbs(w.Value)) {
 				r.unknown = true
@@ -408,19 +412,23 @@ func (e *Engine) relinkTargets(cwd string, segs []SegmentInput) *relinks {
 			}
 			info := e.resolver.Resolve(base, w.Value)
 			r.names = append(r.names, info.Path, info.Resolved)
+			r.by = append(r.by, i, i)
 		}
 	}
 	return r
 }
 
-// leads reports whether info may lead through a name the command makes or
-// moves: it is one of them or below one (a link made at a directory's name,
-// or inside a directory named as the target).
-func (r *relinks) leads(info fstools.PathInfo) bool {
+// leads reports whether info, named by segment seg, may lead through a name
+// another segment makes or moves: it is one of them or below one (a link
+// made at a directory's name, or inside a directory named as the target).
+func (r *relinks) leads(seg int, info fstools.PathInfo) bool {
 	if r.unknown {
 		return true
 	}
-	for _, n := range r.names {
+	for k, n := range r.names {
+		if r.by[k] == seg {
+			continue
+		}
 		for _, p := range []string{info.Path, info.Resolved} {
 			if _, ok := fstools.Within(n, p); ok {
 				return true
@@ -437,7 +445,7 @@ func (e *Engine) relinkedProgram(cwd string, seg *shellparse.Segment, r *relinks
 	if !known && !filepath.IsAbs(seg.ProgramPath) {
 		return false // programFacts reports it
 	}
-	return r.leads(e.resolver.Resolve(base, seg.ProgramPath))
+	return r.leads(seg.ID, e.resolver.Resolve(base, seg.ProgramPath))
 }
 
 func hasContext(ctx []string, names ...string) bool {

@@ -39,6 +39,7 @@ func TestRelinkedWrites(t *testing.T) {
 		{"f() { echo x > a/f; }; ln -s /etc a; f", []string{"a/f"}, nil},
 		// Not through a moved name, or before any move.
 		{"mv a b && echo x > c", nil, []string{"c"}},
+		{"mv a b && mv c a && echo x > d", nil, []string{"d"}}, // each move's own target is its own business
 		{"echo x > a/f; ln -s /etc a", nil, []string{"a/f"}},
 		{"cp a b && echo x > b", nil, []string{"b", "b"}}, // cp without -s/-l moves nothing
 		{"mkdir -p out; echo x > out/f", nil, []string{"out/f"}},
@@ -89,7 +90,12 @@ func TestRelinkedProgram(t *testing.T) {
 			t.Errorf("%q: %+v, want command_unprovable", c, d)
 		}
 	}
-	d, err := e.Decide(context.Background(), shellCall("bin/tool x && mv a b"))
+	// A move's target below another move's target is unknown too.
+	d, err := e.Decide(context.Background(), shellCall("mv a b && mv c b/x"))
+	if err != nil || d.Decision == Allow || !hasCode(d, CodePathUnknown) {
+		t.Errorf("mv into a moved name: %+v %v", d, err)
+	}
+	d, err = e.Decide(context.Background(), shellCall("bin/tool x && mv a b"))
 	if err != nil || d.Decision != Allow {
 		t.Errorf("bin/tool before the move: %+v %v", d, err)
 	}

@@ -177,6 +177,7 @@ func segmentValue(s *SegmentInput, contexts map[contextKey]*ast.Term) *ast.Term 
 	if len(s.Chdir) > 0 {
 		b.set("chdir", stringsTerm(s.Chdir))
 	}
+	b.boolOmit("relinks", s.Relinks)
 	b.boolOmit("chdir_unknown", s.ChdirUnknown)
 	b.set("context", contextTerm(s.Context, contexts))
 	b.bool("background", s.Background)
@@ -211,7 +212,7 @@ func wordsValue(words []shellparse.Word) *ast.Term {
 }
 
 func pathValue(p *PathInput) *ast.Term {
-	b := newObject(14)
+	b := newObject(15)
 	b.str("raw", p.Raw)
 	b.str("path", p.Path)
 	b.str("resolved", p.Resolved)
@@ -220,6 +221,9 @@ func pathValue(p *PathInput) *ast.Term {
 	b.bool("exists", p.Exists)
 	b.bool("dir", p.Dir)
 	b.bool("symlink", p.Symlink)
+	if p.Links != 0 {
+		b.int("links", int(p.Links))
+	}
 	b.bool("git_ignored", p.GitIgnored)
 	b.str("access", p.Access)
 	b.str("source", p.Source)

@@ -19,6 +19,7 @@ func TestInputValueMatchesJSON(t *testing.T) {
 	root := t.TempDir()
 	os.WriteFile(filepath.Join(root, "a.txt"), []byte("one\ntwo\n"), 0o644)
 	os.WriteFile(filepath.Join(root, ".gitignore"), []byte("*.log\n"), 0o644)
+	os.Link(filepath.Join(root, "a.txt"), filepath.Join(root, "b.txt"))
 	e, err := New(context.Background(), Options{Root: root, Home: "/home/u"})
 	if err != nil {
 		t.Fatal(err)
@@ -27,6 +28,7 @@ func TestInputValueMatchesJSON(t *testing.T) {
 		shellCall("sudo rm -rf \"$d\" > ~/.bashrc; echo $(ls | xargs -0 cat) <(git -C x push) &"),
 		shellCall("f() { x=1; }; f; [[ -f y ]] && python -c 'x' | tee out.txt"),
 		{Tool: ToolWriteFile, Args: map[string]any{"file_path": "a.txt", "content": "new\n"}},
+		shellCall("ln -s /etc d && echo x > d/f; echo y >> b.txt"),
 		{Tool: ToolEdit, Args: map[string]any{"file_path": "a.txt", "old_string": "two", "new_string": "2"}},
 		{Tool: ToolEdit, Args: map[string]any{"file_path": "a.txt", "old_string": "absent", "new_string": "2"}},
 		{Tool: ToolReadFile, Args: map[string]any{"file_path": "x.log"}},

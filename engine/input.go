@@ -310,13 +310,22 @@ func (e *Engine) shellInput(ctx context.Context, in *Input, args map[string]any)
 		sh.Segments[i] = SegmentInput{Segment: seg}
 	}
 	written := map[string]bool{}
+	after := relinkScope(sh.Segments)
+	relinked := e.relinkTargets(in.Cwd, sh.Segments)
 	for i := range sh.Segments {
 		seg := &sh.Segments[i]
 		base, known := e.segmentDir(in.Cwd, seg.Segment)
 		id := seg.ID
+		dynamic := func(raw, source string) {
+			in.Paths = append(in.Paths, PathInput{PathInfo: fstools.PathInfo{Raw: raw}, Access: "write", Source: source, Dynamic: true, Segment: &id, Keys: []string{}})
+		}
 		add := func(w shellparse.Word, source string) {
 			if w.Dynamic || (!known && !filepath.IsAbs(w.Value)) {
-				in.Paths = append(in.Paths, PathInput{PathInfo: fstools.PathInfo{Raw: w.Value}, Access: "write", Source: source, Dynamic: true, Segment: &id, Keys: []string{}})
+				dynamic(w.Value, source)
+				return
+			}
+			if after[i] && relinked.leads(i, e.resolver.Resolve(base, w.Value)) {
+				dynamic(w.Value, source)
 				return
 			}
 			pi := in.addPath(e, base, w.Value, "write", source)
@@ -335,11 +344,122 @@ func (e *Engine) shellInput(ctx context.Context, in *Input, args map[string]any)
 	}
 	for i := range sh.Segments {
 		seg := &sh.Segments[i]
+		if after[i] && seg.ProgramPath != "" && seg.Program != "" && e.relinkedProgram(in.Cwd, seg.Segment, relinked) {
+			seg.Findings = append(seg.Findings, shellparse.Finding{Code: shellparse.FindProgramNotFound,
+				Message: seg.ProgramPath + " may lead through a name an earlier part of the command links or moves, so what it runs is only known at run time"})
+		}
 		e.programFacts(in, seg, written)
 		seg.Keys = literalKeys(seg.Argv, seg.Dynamic, e.idx.maxWords)
 		seg.PathKeys, seg.UncertainKeys = segmentPathKeys(seg, e.idx.maxPath)
 	}
 	return nil
+}
+
+// relinkScope reports, for each segment, whether a segment that makes or
+// moves names (ln, mv, cp -s: Segment.Relinks) may run before it: every
+// segment after the first such one in source order, and every segment at
+// all when that one may run more than once or at the same time as others (in
+// a loop, a function, a pipeline, the background); a segment that may run
+// later than its place says (a function body, the background) is always in
+// scope.
+func relinkScope(segs []SegmentInput) []bool {
+	scope := make([]bool, len(segs))
+	first := -1
+	all := false
+	for i := range segs {
+		if !segs[i].Relinks {
+			continue
+		}
+		if first < 0 {
+			first = i
+		}
+		all = all || segs[i].Background || hasContext(segs[i].Context, "while", "until", "for", "function", "pipe", "procsubst", "coproc")
+	}
+	if first < 0 {
+		return scope
+	}
+	for i := range segs {
+		scope[i] = i != first && (all || i > first || segs[i].Background || hasContext(segs[i].Context, "function", "procsubst", "coproc"))
+	}
+	return scope
+}
+
+// relinks are the names the command's relinking segments make or move, as
+// absolute paths (lexical and resolved); unknown when one of them is not
+// known statically (a dynamic word, a relative name after an unknown cd, a
+// target implied by the source's name: ln -s /etc).
+type relinks struct {
+	unknown bool
+	names   []string
+	by      []int // the segment index of each name
+}
+
+func (e *Engine) relinkTargets(cwd string, segs []SegmentInput) *relinks {
+	r := &relinks{}
+	for i := range segs {
+		seg := segs[i].Segment
+		if !seg.Relinks {
+			continue
+		}
+		base, known := e.segmentDir(cwd, seg)
+		if len(seg.Writes) == 0 {
+			r.unknown = true
+		}
+		if r.unknown {
+			continue
+		}
+		for _, w := range seg.Writes {
+			if w.Dynamic || (!known && !filepath.IsAbs(w.Value)) {
+				r.unknown = true
+				continue
+			}
+			info := e.resolver.Resolve(base, w.Value)
+			r.names = append(r.names, info.Path, info.Resolved)
+			r.by = append(r.by, i, i)
+		}
+	}
+	return r
+}
+
+// leads reports whether info, named by segment seg, may lead through a name
+// another segment makes or moves: it is one of them or below one (a link
+// made at a directory's name, or inside a directory named as the target).
+func (r *relinks) leads(seg int, info fstools.PathInfo) bool {
+	if r.unknown {
+		return true
+	}
+	for k, n := range r.names {
+		if r.by[k] == seg {
+			continue
+		}
+		for _, p := range []string{info.Path, info.Resolved} {
+			if _, ok := fstools.Within(n, p); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// relinkedProgram reports whether a segment's program path may lead through
+// a name the command makes or moves.
+func (e *Engine) relinkedProgram(cwd string, seg *shellparse.Segment, r *relinks) bool {
+	base, known := e.segmentDir(cwd, seg)
+	if !known && !filepath.IsAbs(seg.ProgramPath) {
+		return false // programFacts reports it
+	}
+	return r.leads(seg.ID, e.resolver.Resolve(base, seg.ProgramPath))
+}
+
+func hasContext(ctx []string, names ...string) bool {
+	for _, c := range ctx {
+		for _, n := range names {
+			if c == n {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // segmentDir returns the directory a segment's relative paths resolve

@@ -28,6 +28,11 @@ type PathInfo struct {
 	Dir bool `json:"dir"`
 	// Symlink reports whether any symlink was followed.
 	Symlink bool `json:"symlink"`
+	// Links is the link count of a file that exists and is not a
+	// directory. Above 1, the file has other names, which may be anywhere
+	// on the same file system (.git/config, a file outside the root):
+	// writing it in place writes there too.
+	Links uint64 `json:"links,omitempty"`
 	// GitIgnored is set for paths inside the root that .gitignore files
 	// ignore (file tools only).
 	GitIgnored bool `json:"git_ignored"`
@@ -75,6 +80,9 @@ func (r *Resolver) Resolve(base, p string) PathInfo {
 	if fi, err := os.Stat(resolved); err == nil {
 		info.Exists = true
 		info.Dir = fi.IsDir()
+		if !info.Dir {
+			info.Links = linkCount(fi)
+		}
 	}
 	if rel, ok := Within(r.root, resolved); ok {
 		info.InsideRoot = true

@@ -132,6 +132,10 @@ func (f *FS) Apply(c *Change) *Result {
 		}
 		return failed(toolErr("file_write_failure", "", "%v", err))
 	}
+	if links := f.links(c.rel); links > 1 {
+		return failed(toolErr("file_write_failure", "File has other hard links.",
+			"File %s has %d hard links: its other names may be anywhere on the file system (a protected file, a file outside the root), so it is not written in place; nothing was written.", c.raw, links))
+	}
 	if exists == c.New || (exists && hash(old) != c.oldHash) {
 		return failed(toolErr("file_changed_since_read", "File changed since the change was computed.",
 			"File %s was modified after the change was computed and checked; nothing was written. Read it again and retry.", c.raw))
@@ -164,6 +168,16 @@ func (f *FS) Apply(c *Change) *Result {
 		res.Display = "Edited " + c.Rel
 	}
 	return res
+}
+
+// links is the link count of the file at rel, 0 when it does not exist or
+// is a directory.
+func (f *FS) links(rel string) uint64 {
+	fi, err := f.root.Stat(rel)
+	if err != nil || fi.IsDir() {
+		return 0
+	}
+	return linkCount(fi)
 }
 
 func (f *FS) writeAtomic(rel string, content []byte, mode fs.FileMode) error {

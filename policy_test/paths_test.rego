@@ -296,3 +296,55 @@ test_secret_near_miss_allowed if {
 test_secret_only_secrets_read_protected if {
 	_codes(lib.read_file(".git/hooks/pre-commit")) == set()
 }
+
+# --- hard links ---------------------------------------------------------------
+
+# _linked(rel, n) is rel existing with n links.
+_linked(rel, n, access, source) := object.union(lib.file(rel, access, source), {"exists": true, "links": n})
+
+test_edit_hard_link_denied if {
+	call := lib.with_paths(lib.edit("cfg.txt"), [_linked("cfg.txt", 2, "write", "file_path")])
+	d := gate.decision with input as call with data.gate.settings as lib.open
+	d.decision == "deny"
+	d.reasons == [{
+		"code": "path_unknown",
+		"message": "Writing cfg.txt is not allowed: the file has 2 hard links, and where its other names lead is not known",
+		"path": "/home/dev/proj/cfg.txt",
+	}]
+}
+
+test_write_file_hard_link_denied if {
+	some r in _deny(lib.with_paths(lib.write_file("a.txt"), [_linked("a.txt", 3, "write", "file_path")]))
+	r.code == "path_unknown"
+}
+
+test_redirect_hard_link_denied if {
+	some r in _deny(_redirect(_linked("cfg.txt", 2, "write", "redirect")))
+	r.code == "path_unknown"
+}
+
+# One link, a new file, a read of a linked file and a directory stay allowed.
+test_hard_link_benign if {
+	_codes(lib.with_paths(lib.edit("a.txt"), [_linked("a.txt", 1, "write", "file_path")])) == set()
+	_codes(lib.write_file("new.txt")) == set()
+	_codes(lib.with_paths(lib.read_file("cfg.txt"), [_linked("cfg.txt", 2, "read", "path")])) == set()
+	_codes(_redirect(object.union(_linked("d", 4, "write", "redirect"), {"dir": true}))) == set()
+}
+
+# ln -s /etc a && echo x > a/passwd: the engine marks a write through a name
+# the same command links or moves as dynamic; it asks path_unknown like any
+# write only known at run time, even under yolo, and never counts as inside
+# the root.
+test_write_after_relink_asks if {
+	segs := [
+		object.union(lib.seg(0, ["ln", "-s", "/etc", "a"]), {"context": ["and"], "relinks": true}),
+		object.union(lib.seg(1, ["echo", "x"]), {"context": ["and"]}),
+	]
+	call := lib.with_paths(lib.shell("ln -s /etc a && echo x > a/passwd", segs), [
+		lib.in_segment(lib.file("a", "write", "argument"), 0),
+		lib.in_segment(lib.dynamic_write("a/passwd"), 1),
+	])
+	_codes(call) == {"path_unknown"}
+	d := gate.decision with input as call with data.gate.settings as lib.open
+	d.decision == "ask"
+}

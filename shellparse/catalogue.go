@@ -278,6 +278,12 @@ type WritesSpec struct {
 	// Skip is the number of leading operands that are not files (chmod's
 	// mode).
 	Skip int `json:"skip,omitempty"`
+	// Relinks marks programs that make or move names (ln, mv): after
+	// them, a path may lead through a link or a directory that was not
+	// there when the command was decided. RelinksWhen limits it to
+	// invocations with one of these options (cp -s, cp -l).
+	Relinks     bool     `json:"relinks,omitempty"`
+	RelinksWhen []string `json:"relinks_when,omitempty"`
 	// ModeOnly marks programs that change a file's metadata, not its
 	// content (chmod, touch): running the file later is not running text
 	// this command wrote.

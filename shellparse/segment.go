@@ -82,6 +82,10 @@ type Segment struct {
 	// Writes are files the program writes through its arguments (tee f,
 	// cp a f, dd of=f), as described by the catalogue.
 	Writes []Word `json:"writes"`
+	// Relinks is set when the program makes or moves names (ln, mv, cp -s;
+	// the catalogue's writes.relinks): paths later segments use may lead
+	// elsewhere at run time than when the command was decided.
+	Relinks bool `json:"relinks,omitempty"`
 	// Chdir lists the static directories changed into (cd) before this
 	// segment runs, in order; ChdirUnknown is set when the directory cannot
 	// be known.

@@ -860,6 +860,10 @@ func (w *walker) writes(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *s
 	for _, opt := range ws.Options {
 		seg.Writes = append(seg.Writes, sc.values[opt]...)
 	}
+	seg.Relinks = seg.Relinks || ws.Relinks
+	for _, opt := range ws.RelinksWhen {
+		seg.Relinks = seg.Relinks || sc.hasOption(opt)
+	}
 	operands := sc.operands
 	if spec.InlineCode != nil && spec.InlineCode.Operand && len(operands) > 0 {
 		codeGiven := false

@@ -117,3 +117,23 @@ ask contains {
 	p.access == "write"
 	p.dynamic
 }
+
+# METADATA
+# title: write through a hard link
+# description: |
+#   A file with more than one link has other names, which may be anywhere on
+#   the same file system (.git/config, a file outside the root): writing it
+#   in place, by a file tool or a shell command, writes there too, and where
+#   that is is not known. The file tools also refuse at apply time.
+# custom:
+#   code: path_unknown
+deny contains {
+	"code": "path_unknown",
+	"message": sprintf("Writing %s is not allowed: the file has %d hard links, and where its other names lead is not known", [p.raw, p.links]),
+	"path": p.resolved,
+} if {
+	some p in input.paths
+	p.access == "write"
+	not p.dir
+	p.links > 1
+}

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"strings"
+	"sync"
 	"time"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -21,10 +22,17 @@ import (
 // deny. ctx is the call's: its values (the requester, the client to ask)
 // serve the approvals and the log.
 func (g *Gateway) ExecDecider(ctx context.Context, e *engine.Engine, call engine.Call, in *engine.Input, callDecision string) supervise.Decider {
-	ec, err := e.ExecCall(in)
+	// The call's input is converted once, at the first exec: a command of
+	// builtins never needs it.
+	var (
+		once sync.Once
+		ec   *engine.ExecCall
+		err  error
+	)
 	values := context.WithoutCancel(ctx)
 	return func(tctx context.Context, x supervise.Exec) supervise.Verdict {
 		start := time.Now()
+		once.Do(func() { ec, err = e.ExecCall(in) })
 		var d engine.Decision
 		if err != nil {
 			d = engine.DenyWith(engine.CodeInternal, "cannot build the exec-time input: "+err.Error())

@@ -113,10 +113,22 @@ func parseBash(src string) (*syntax.File, string, error) {
 		return nil, src, &ParseError{Line: line, Col: col,
 			Message: "backslash before CR LF: bash and the parser disagree on where this command ends"}
 	}
+	closed := 0
 	for range 4 {
 		sp := parsers.Get().(*syntax.Parser)
 		file, err := sp.Parse(strings.NewReader(src), "")
 		parsers.Put(sp)
+		if delim, ok := unclosedHeredoc(err); ok && closed < maxOpenHeredocs {
+			// bash runs a here-document left open at the end of the
+			// input, its body all that follows ("delimited by
+			// end-of-file"): read it the same way, closed there.
+			closed++
+			if !strings.HasSuffix(src, "\n") {
+				src += "\n"
+			}
+			src += delim
+			continue
+		}
 		if err != nil {
 			return nil, src, err
 		}
@@ -136,7 +148,25 @@ func parseBash(src string) (*syntax.File, string, error) {
 		b.WriteString(src[last:])
 		src = b.String()
 	}
-	return nil, src, errors.New("line continuations nest too deeply")
+	return nil, src, errors.New("line continuations or open here-documents nest too deeply")
+}
+
+// maxOpenHeredocs bounds the here-documents closed at the end of input.
+const maxOpenHeredocs = 2
+
+// unclosedHeredoc returns the delimiter of the here-document err says is
+// left open at the end of the input.
+func unclosedHeredoc(err error) (string, bool) {
+	var pe syntax.ParseError
+	if !errors.As(err, &pe) {
+		return "", false
+	}
+	delim, ok := strings.CutPrefix(pe.Text, "unclosed here-document `")
+	if !ok {
+		return "", false
+	}
+	delim, ok = strings.CutSuffix(delim, "`")
+	return delim, ok && delim != "" && !strings.ContainsAny(delim, "\n`")
 }
 
 // droppedContinuations returns the offsets of backslash-newline pairs that

@@ -143,7 +143,7 @@ func TestParseGitGlobalOptions(t *testing.T) {
 
 func TestParseErrors(t *testing.T) {
 	p := testParser(t)
-	for _, cmd := range []string{"echo 'unterminated", "ls &&", "if true; then", "echo $(", "cat <<EOF\nx", "ls \\\r\nrm x", "((", "a |"} {
+	for _, cmd := range []string{"echo 'unterminated", "ls &&", "if true; then", "echo $(", "ls \\\r\nrm x", "((", "a |"} {
 		prog := p.Parse(cmd)
 		if prog.Error == nil || len(prog.Segments) != 0 {
 			t.Errorf("%q: want a parse error and no segments, got %+v", cmd, prog)

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"github.com/gate-dev/gate/fstools"
 	"math"
 )
 
@@ -114,32 +115,16 @@ func lineRange(args map[string]any) error {
 	return nil
 }
 
+// positiveInt reads a positive integer argument (a line number).
 func positiveInt(args map[string]any, name string) (int, bool, error) {
-	v, ok := args[name]
-	if !ok || v == nil {
-		return 0, false, nil
-	}
-	var f float64
-	switch n := v.(type) {
-	case float64:
-		f = n
-	case int:
-		f = float64(n)
-	case int64:
-		f = float64(n)
-	case interface{ Float64() (float64, error) }: // json.Number
-		x, err := n.Float64()
-		if err != nil {
-			return 0, false, invalid("parameter %q must be an integer", name)
-		}
-		f = x
-	default:
+	n, ok, err := fstools.IntArg(args, name)
+	if err != nil {
 		return 0, false, invalid("parameter %q must be an integer", name)
 	}
-	if f != math.Trunc(f) || f < 1 || f > math.MaxInt32 {
+	if ok && (n < 1 || n > math.MaxInt32) {
 		return 0, false, invalid("parameter %q must be a positive integer", name)
 	}
-	return int(f), true, nil
+	return n, ok, nil
 }
 
 // Canonical is call with CanonicalArgs applied.

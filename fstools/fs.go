@@ -171,6 +171,10 @@ func boolArg(args map[string]any, name string, def bool) (bool, error) {
 	return b, nil
 }
 
+// IntArg reads an integer argument (JSON numbers arrive as float64 or
+// json.Number); a value that is not an integer is an *ArgError.
+func IntArg(args map[string]any, name string) (int, bool, error) { return intArg(args, name) }
+
 // intArg reads an integer argument (JSON numbers arrive as float64 or
 // json.Number).
 func intArg(args map[string]any, name string) (int, bool, error) {
@@ -183,6 +187,8 @@ func intArg(args map[string]any, name string) (int, bool, error) {
 	case float64:
 		f = n
 	case int:
+		f = float64(n)
+	case int64:
 		f = float64(n)
 	case interface{ Float64() (float64, error) }:
 		x, err := n.Float64()

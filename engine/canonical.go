@@ -2,8 +2,9 @@ package engine
 
 import (
 	"fmt"
-	"github.com/gate-dev/gate/fstools"
 	"math"
+
+	"github.com/gate-dev/gate/fstools"
 )
 
 // The parameter names of the seed (Qwen Code's documented tools) are the

@@ -251,18 +251,8 @@ func TestOverloadOverMCP(t *testing.T) {
 	defer release()
 	g.running.waiting.Add(1)
 	defer g.running.waiting.Add(-1)
-	ct, st := mcp.NewInMemoryTransports()
 	ctx := context.Background()
-	ss, err := NewMCPServer(g, "test").Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := mcpClient(t, ctx, g, "test")
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "run_shell_command", Arguments: map[string]any{"command": "touch ran", "is_background": false}})
 	if err != nil {
 		t.Fatal(err)

@@ -101,18 +101,8 @@ func mcpGateway(t *testing.T, s engine.Settings) (*Gateway, string) {
 
 func TestMCPInMemory(t *testing.T) {
 	g, root := mcpGateway(t, yolo("run_shell_command(rm)"))
-	ct, st := mcp.NewInMemoryTransports()
 	ctx := context.Background()
-	ss, err := NewMCPServer(g, "test").Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := mcpClient(t, ctx, g, "test")
 	exerciseMCP(t, cs, root)
 }
 
@@ -138,15 +128,8 @@ func TestMCPOverHTTP(t *testing.T) {
 
 func TestMCPListsEnabledToolsOnly(t *testing.T) {
 	g, _ := mcpGateway(t, engine.Settings{Core: []string{"read_file", "run_shell_command(git)"}, Exclude: []string{"glob"}, ApprovalMode: engine.ApprovalYolo})
-	ct, st := mcp.NewInMemoryTransports()
 	ctx := context.Background()
-	ss, _ := NewMCPServer(g, "test").Connect(ctx, st, nil)
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := mcpClient(t, ctx, g, "test")
 	tools, _ := cs.ListTools(ctx, nil)
 	var names []string
 	for _, tool := range tools.Tools {
@@ -219,15 +202,8 @@ func TestMCPSessions(t *testing.T) {
 	}
 	defer r.Shutdown(context.Background())
 	g := NewGateway(e, r, nil, nil)
-	ct, st := mcp.NewInMemoryTransports()
 	ctx := context.Background()
-	ss, _ := NewMCPServer(g, "test").Connect(ctx, st, nil)
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := mcpClient(t, ctx, g, "test")
 	call := func(name string, args map[string]any) string {
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
 		if err != nil {
@@ -260,18 +236,8 @@ func TestMCPSeedNames(t *testing.T) {
 	os.MkdirAll(filepath.Join(root, ".gemini"), 0o755)
 	os.WriteFile(filepath.Join(root, ".gemini", "gate.json"), []byte(`{"tools":{"exclude":["run_shell_command(rm)"]}}`), 0o644)
 	os.WriteFile(filepath.Join(root, "notes.txt"), []byte("one\ntwo\nthree\n"), 0o644)
-	ct, st := mcp.NewInMemoryTransports()
 	ctx := context.Background()
-	ss, err := NewMCPServer(g, "test").Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := mcpClient(t, ctx, g, "test")
 	tools, err := cs.ListTools(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -322,16 +288,9 @@ func TestMCPSeedNames(t *testing.T) {
 // approvals API, gets a deny at once that says how to approve or allow.
 func TestMCPApprovalUnavailable(t *testing.T) {
 	g, root := mcpGateway(t, engine.Settings{ApprovalMode: engine.ApprovalDefault})
-	ct, st := mcp.NewInMemoryTransports()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	ss, _ := NewMCPServer(g, "test").Connect(ctx, st, nil)
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "qwen-like"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := mcpClient(t, ctx, g, "qwen-like")
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "run_shell_command", Arguments: map[string]any{"command": "touch made", "is_background": false}})
 	if err != nil {
 		t.Fatal(err)
@@ -345,4 +304,22 @@ func TestMCPApprovalUnavailable(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(root, "made")); err == nil {
 		t.Fatal("the command ran")
 	}
+}
+
+// mcpClient connects a client named name to g's MCP server over in-memory
+// transports; both are closed when the test ends.
+func mcpClient(t *testing.T, ctx context.Context, g *Gateway, name string) *mcp.ClientSession {
+	t.Helper()
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := NewMCPServer(g, "test").Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: name}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
 }

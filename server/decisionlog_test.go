@@ -108,22 +108,7 @@ func TestDecisionLog(t *testing.T) {
 }
 
 // decisionLogs returns gate_decision_logs_total by result.
-func decisionLogs(t *testing.T, g *Gateway) map[string]float64 {
-	t.Helper()
-	mfs, err := g.Metrics().Registry.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]float64{}
-	for _, mf := range mfs {
-		if mf.GetName() == "gate_decision_logs_total" {
-			for _, m := range mf.Metric {
-				out[m.Label[0].GetValue()] = m.GetCounter().GetValue()
-			}
-		}
-	}
-	return out
-}
+func decisionLogs(t *testing.T, g *Gateway) map[string]float64 { return countersBy(t, g, "gate_decision_logs_total") }
 
 // decideMany runs n decisions, failing if they do not all complete.
 func decideMany(t *testing.T, g *Gateway, n int) {

@@ -41,22 +41,7 @@ func policyReload(g *Gateway, dir, settings string) Reload {
 }
 
 // reloads returns gate_policy_reloads_total by result.
-func reloads(t *testing.T, g *Gateway) map[string]float64 {
-	t.Helper()
-	mfs, err := g.Metrics().Registry.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]float64{}
-	for _, mf := range mfs {
-		if mf.GetName() == "gate_policy_reloads_total" {
-			for _, m := range mf.Metric {
-				out[m.Label[0].GetValue()] = m.GetCounter().GetValue()
-			}
-		}
-	}
-	return out
-}
+func reloads(t *testing.T, g *Gateway) map[string]float64 { return countersBy(t, g, "gate_policy_reloads_total") }
 
 func decideShell(t *testing.T, g *Gateway, command string) engine.Decision {
 	t.Helper()
@@ -274,4 +259,22 @@ func TestReloadIgnoresOtherFiles(t *testing.T) {
 	if n := calls.Load(); n != 2 {
 		t.Fatalf("%d reloads for one change", n)
 	}
+}
+
+// countersBy returns the values of the one-label counter name by label value.
+func countersBy(t *testing.T, g *Gateway, name string) map[string]float64 {
+	t.Helper()
+	mfs, err := g.Metrics().Registry.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]float64{}
+	for _, mf := range mfs {
+		if mf.GetName() == name {
+			for _, m := range mf.Metric {
+				out[m.Label[0].GetValue()] = m.GetCounter().GetValue()
+			}
+		}
+	}
+	return out
 }

@@ -108,7 +108,9 @@ func TestDecisionLog(t *testing.T) {
 }
 
 // decisionLogs returns gate_decision_logs_total by result.
-func decisionLogs(t *testing.T, g *Gateway) map[string]float64 { return countersBy(t, g, "gate_decision_logs_total") }
+func decisionLogs(t *testing.T, g *Gateway) map[string]float64 {
+	return countersBy(t, g, "gate_decision_logs_total")
+}
 
 // decideMany runs n decisions, failing if they do not all complete.
 func decideMany(t *testing.T, g *Gateway, n int) {

@@ -41,7 +41,9 @@ func policyReload(g *Gateway, dir, settings string) Reload {
 }
 
 // reloads returns gate_policy_reloads_total by result.
-func reloads(t *testing.T, g *Gateway) map[string]float64 { return countersBy(t, g, "gate_policy_reloads_total") }
+func reloads(t *testing.T, g *Gateway) map[string]float64 {
+	return countersBy(t, g, "gate_policy_reloads_total")
+}
 
 func decideShell(t *testing.T, g *Gateway, command string) engine.Decision {
 	t.Helper()

@@ -78,6 +78,12 @@ type Options struct {
 	// denied with CodeCommandTooComplex. Zero fields take their values
 	// from shellparse.DefaultLimits.
 	Limits shellparse.Limits
+	// CacheEntries bounds the decision cache (see cache.go): zero means
+	// DefaultCacheEntries, a negative number turns the cache off.
+	CacheEntries int
+	// CacheObserver, when set, learns every hit, miss, bypass and eviction
+	// of the decision cache and its size.
+	CacheObserver CacheObserver
 }
 
 // DefaultLayers are the enforcement layers gate has: the static decision.
@@ -105,6 +111,8 @@ type Engine struct {
 	timeout  time.Duration
 	policies *Policies
 	store    storage.Store
+	cache    *decisionCache // nil when off
+	cacheOff string         // why the cache is off
 }
 
 // Decision is the outcome of a call.
@@ -372,6 +380,20 @@ func NewWithPolicies(ctx context.Context, opts Options, pol *Policies) (*Engine,
 	if err := e.prepare(ctx, pol); err != nil {
 		return nil, err
 	}
+	switch nd := nondeterministicBuiltins(pol.Modules); {
+	case opts.CacheEntries < 0:
+		e.cacheOff = "turned off in the settings"
+	case e.remote != nil:
+		e.cacheOff = "decisions are made on a remote OPA server, whose policies and data may change"
+	case len(nd) > 0:
+		e.cacheOff = "the policies call non-deterministic built-ins: " + strings.Join(nd, ", ")
+	default:
+		n := opts.CacheEntries
+		if n == 0 {
+			n = DefaultCacheEntries
+		}
+		e.cache = newDecisionCache(n, opts.CacheObserver)
+	}
 	return e, nil
 }
 
@@ -555,6 +577,17 @@ func (e *Engine) Evaluate(ctx context.Context, in *Input) Decision {
 	if in.Shell != nil && in.Shell.TooComplex != nil {
 		return e.tooComplex(in.Shell.TooComplex)
 	}
+	var key string
+	cached := false
+	if e.cache != nil {
+		if key, cached = cacheKey(in); !cached {
+			e.cache.obs.CacheResult(CacheBypass)
+		} else if d, ok := e.cache.get(key); ok {
+			return d
+		} else {
+			e.cache.obs.CacheResult(CacheMiss)
+		}
+	}
 	val, err := inputValue(in)
 	if err != nil {
 		return DenyWith(CodeInternal, "cannot encode the policy input: "+err.Error())
@@ -565,7 +598,24 @@ func (e *Engine) Evaluate(ctx context.Context, in *Input) Decision {
 		return e.remote.evaluate(ctx, e, in)
 	}
 	rs, err := e.query.Eval(ctx, rego.EvalParsedInput(val))
-	return e.result(ctx, Query, rs, err)
+	d := e.result(ctx, Query, rs, err)
+	if cached && err == nil && ctx.Err() == nil && policyMade(d) {
+		e.cache.put(key, d)
+	}
+	return d
+}
+
+// policyMade reports whether a decision is the policies' own answer, not a
+// failure to get one (a timeout, an error, an undefined result), which is
+// never cached.
+func policyMade(d Decision) bool {
+	for _, r := range d.Reasons {
+		switch Code(r.Code) {
+		case CodeEvalTimeout, CodePolicyError, CodePolicyUndefined, CodeInternal:
+			return false
+		}
+	}
+	return true
 }
 
 // tooComplex is the deny of a command over a limit of the parser.

@@ -31,6 +31,8 @@ type Metrics struct {
 	inflight         prometheus.Gauge
 	background       prometheus.Gauge
 	policyInfo       *prometheus.GaugeVec
+	cacheResults     *prometheus.CounterVec
+	cacheEntries     prometheus.Gauge
 	approvals        *prometheus.CounterVec
 	sessionsOpen     prometheus.Gauge
 	sessions         *prometheus.CounterVec
@@ -228,6 +230,14 @@ func New() *Metrics {
 			Name: "gate_request_body_bytes",
 			Help: "Bytes of request bodies being read or held by requests in progress, bounded by --max-body-inflight.",
 		}),
+		cacheResults: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "gate_decision_cache_total",
+			Help: "Decision cache lookups and evictions, by result: hit, miss, bypass (an input too large to keep), evict (a miss that pushed out the least recently used entry).",
+		}, []string{"result"}),
+		cacheEntries: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "gate_decision_cache_entries",
+			Help: "Decisions the decision cache holds (emptied on every policy reload).",
+		}),
 		policyInfo: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "gate_policy_info",
 			Help: "The policy revision in use (value 1).",
@@ -240,7 +250,7 @@ func New() *Metrics {
 		m.sessionsRefused, m.sessionsRemoved,
 		m.execDecisions, m.execDuration,
 		m.bundleLoads, m.queued, m.queueWait, m.overloads, m.approvalsPending, m.approvalBytes, m.layers,
-		m.httpRefusals, m.bodyBytes,
+		m.httpRefusals, m.bodyBytes, m.cacheResults, m.cacheEntries,
 	)
 	m.Registry.MustRegister(buildInfo())
 	m.zero()
@@ -288,6 +298,9 @@ func (m *Metrics) zero() {
 		}
 	}
 	m.toolCalls.WithLabelValues("other", "error")
+	for _, r := range engine.CacheResults {
+		m.cacheResults.WithLabelValues(r)
+	}
 	for _, o := range ApprovalOutcomes {
 		for _, v := range ApprovalChannels {
 			m.approvals.WithLabelValues(o, v)
@@ -442,6 +455,14 @@ func (m *Metrics) ExecDecision(decision, reason string, took time.Duration) {
 	m.execDecisions.WithLabelValues(decision, string(engine.Bounded(reason))).Inc()
 	m.execDuration.Observe(took.Seconds())
 }
+
+// CacheResult counts one decision cache result (engine.CacheObserver).
+func (m *Metrics) CacheResult(result string) {
+	m.cacheResults.WithLabelValues(bounded(result, engine.CacheResults)).Inc()
+}
+
+// CacheEntries sets the decision cache's size (engine.CacheObserver).
+func (m *Metrics) CacheEntries(n int) { m.cacheEntries.Set(float64(n)) }
 
 // Reload counts a policy reload: ok, or error (the old policy kept).
 func (m *Metrics) Reload(ok bool) {

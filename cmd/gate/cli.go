@@ -137,6 +137,7 @@ func (a *app) rootCommand() *cobra.Command {
 	pf.Int("max-segments", d.MaxSegments, "deny shell commands with more simple commands (segments) unread")
 	pf.Int("max-depth", d.MaxDepth, "deny shell commands whose constructs nest deeper unread")
 	pf.Int("max-words", d.MaxWords, "deny shell commands with more words (after brace expansion) and assignments unread")
+	pf.Int("decision-cache", engine.DefaultCacheEntries, "decisions to remember by their exact policy input, emptied on every policy reload; 0 turns the cache off")
 	a.bind(pf)
 	a.flags = pf
 	root.AddCommand(a.evalCommand(), a.parseCommand(), a.testCommand(), a.serveCommand(), a.execCommand(), a.mcpCommand(), a.approvalsCommand(), a.hookCommand(), a.versionCommand(), a.doctorCommand())
@@ -147,7 +148,7 @@ func (a *app) rootCommand() *cobra.Command {
 // section of settings files, in that order of precedence.
 func (a *app) bind(fs *pflag.FlagSet) {
 	for _, name := range []string{"settings", "root", "approval-mode", "policy", "opa-url", "opa-keep-settings", "max-command-bytes", "max-segments", "max-depth", "max-words",
-		flagNoSupervise, flagNoConfine, flagRequire} {
+		"decision-cache", flagNoSupervise, flagNoConfine, flagRequire} {
 		_ = a.v.BindPFlag(name, fs.Lookup(name))
 		_ = a.v.BindEnv(name, "GATE_"+strings.ToUpper(strings.ReplaceAll(name, "-", "_")))
 	}

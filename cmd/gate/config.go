@@ -91,6 +91,10 @@ func (a *app) loadConfig() (*config, error) {
 	cfg.opts.Remote = engine.RemoteOptions{URL: a.v.GetString("opa-url"), KeepSettings: a.v.GetBool("opa-keep-settings"), Token: os.Getenv("GATE_OPA_TOKEN")}
 	cfg.opts.Limits = shellparse.Limits{MaxBytes: a.v.GetInt("max-command-bytes"), MaxSegments: a.v.GetInt("max-segments"),
 		MaxDepth: a.v.GetInt("max-depth"), MaxWords: a.v.GetInt("max-words")}
+	cfg.opts.CacheEntries = a.v.GetInt("decision-cache")
+	if cfg.opts.CacheEntries <= 0 {
+		cfg.opts.CacheEntries = -1 // off
+	}
 	cfg.opts.PolicyDirs = a.list("policy")
 	for _, d := range cfg.opts.PolicyDirs {
 		cfg.opts.Protected[d] = "gate policies"

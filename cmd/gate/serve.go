@@ -110,6 +110,7 @@ func (a *app) newGateway(ctx context.Context, ro runOptions, log *slog.Logger) (
 	if root == "" {
 		root = "."
 	}
+	m := metrics.New()
 	var (
 		mu         sync.Mutex
 		base       = cfg.opts
@@ -118,6 +119,7 @@ func (a *app) newGateway(ctx context.Context, ro runOptions, log *slog.Logger) (
 	)
 	build := func(opts engine.Options, extra []string) (*engine.Engine, error) {
 		opts.Settings.Allowed = append(slices.Clone(opts.Settings.Allowed), extra...)
+		opts.CacheObserver = m
 		mu.Lock()
 		mods, data := bundleMods, bundleData
 		mu.Unlock()
@@ -178,7 +180,6 @@ func (a *app) newGateway(ctx context.Context, ro runOptions, log *slog.Logger) (
 	if ro.opaConfig != "" {
 		initial = nil // not ready until a bundle is activated
 	}
-	m := metrics.New()
 	m.SetLayers(en.report.Active)
 	g := server.NewGateway(initial, r, m, log)
 	g.SetLimits(ro.limits.Limits)

@@ -91,10 +91,10 @@ var DefaultLayers = []string{"static"}
 
 // Engine decides tool calls. It is safe for concurrent use.
 type Engine struct {
-	remote *remote
-	query  rego.PreparedEvalQuery
-	mask   *maskQuery
-	exec   *execQuery
+	remote   *remote
+	query    rego.PreparedEvalQuery
+	mask     *maskQuery
+	exec     *execQuery
 	cat      *shellparse.Catalogue
 	parser   *shellparse.Parser
 	resolver *fstools.Resolver

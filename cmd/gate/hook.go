@@ -1,17 +1,20 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/gate-dev/gate/engine"
+	"github.com/gate-dev/gate/server"
 )
 
 const hookLong = `Answer an agent's pre-tool-use hook: read the hook's JSON on stdin, map the
@@ -112,7 +115,7 @@ var hookTools = map[string]map[string]struct {
 
 func (a *app) hookCommand() *cobra.Command {
 	var unknown, askAs string
-	var supervise bool
+	var supervise, noServer bool
 	cmd := &cobra.Command{
 		Use:       "hook (claude-code | qwen | gemini)",
 		Short:     "Answer an agent's pre-tool-use hook with gate's decision",
@@ -141,7 +144,7 @@ func (a *app) hookCommand() *cobra.Command {
 			var in hookInput
 			d, err := func() (_ *engine.Decision, err error) {
 				defer recoverTo(&err)
-				return a.hookDecision(cmd, agent, tools, unknown, &in)
+				return a.hookDecision(cmd, agent, tools, unknown, noServer, &in)
 			}()
 			var updated map[string]any
 			if err == nil && supervise && d != nil && d.Decision == engine.Allow && tools[in.ToolName].tool == engine.ToolShell {
@@ -172,6 +175,7 @@ func (a *app) hookCommand() *cobra.Command {
 		askDefault = v
 	}
 	cmd.Flags().StringVar(&askAs, "ask", askDefault, "answer for a call the policy asks about: ask, or deny where nobody can answer (headless); default $GATE_HOOK_ASK or ask")
+	cmd.Flags().BoolVar(&noServer, "no-server", false, "always compile the policies in this process, even when a gate serve or gate mcp with the same configuration is running")
 	cmd.Flags().BoolVar(&supervise, "supervise", false, "claude-code: rewrite an allowed Bash command to run under gate exec (exec-time decisions, confined writes)")
 	return cmd
 }
@@ -180,7 +184,7 @@ func (a *app) hookCommand() *cobra.Command {
 func (a *app) hookDecision(cmd *cobra.Command, agent string, tools map[string]struct {
 	tool    string
 	renames map[string]string
-}, unknown string, in *hookInput) (*engine.Decision, error) {
+}, unknown string, noServer bool, in *hookInput) (*engine.Decision, error) {
 	bs, err := io.ReadAll(io.LimitReader(a.stdin, 64<<20))
 	if err != nil {
 		return nil, fmt.Errorf("reading the hook input: %w", err)
@@ -207,10 +211,6 @@ func (a *app) hookDecision(cmd *cobra.Command, agent string, tools map[string]st
 			Message: fmt.Sprintf("gate does not know the %s tool %q; --unknown says %s", agent, in.ToolName, unknown)}}}
 		return &d, nil
 	}
-	e, err := a.newEngine(cmd.Context())
-	if err != nil {
-		return nil, err
-	}
 	calls := []engine.Call{{Tool: m.tool, Args: rename(in.ToolInput, m.renames)}}
 	if agent == "claude-code" && in.ToolName == "MultiEdit" {
 		calls = claudeEdits(in.ToolInput)
@@ -226,18 +226,81 @@ func (a *app) hookDecision(cmd *cobra.Command, agent string, tools map[string]st
 			args["directory"] = dir
 		}
 	}
+	cfg, err := a.loadConfig()
+	if err != nil {
+		return nil, err
+	}
 	// The most restrictive decision of the calls wins.
 	var worst *engine.Decision
+	add := func(d engine.Decision) {
+		if worst == nil || rank(d.Decision) > rank(worst.Decision) {
+			worst = &d
+		}
+	}
+	if out, ok := a.askServer(cmd.Context(), noServer, cfg, calls); ok {
+		for _, d := range out.Decisions {
+			add(d)
+		}
+		if out.Error != nil {
+			return nil, out.Error
+		}
+		return worst, nil
+	}
+	e, err := engine.New(cmd.Context(), cfg.opts)
+	if err != nil {
+		return nil, err
+	}
 	for _, c := range calls {
 		d, err := e.Decide(cmd.Context(), c)
 		if err != nil {
 			return nil, err
 		}
-		if worst == nil || rank(d.Decision) > rank(worst.Decision) {
-			worst = &d
-		}
+		add(d)
 	}
 	return worst, nil
+}
+
+// hookServerBudget bounds the time a hook spends finding and asking a
+// running gate before it decides itself.
+const hookServerBudget = 500 * time.Millisecond
+
+// askServer asks a running gate serve or gate mcp whose configuration has
+// the hook's identity to decide its calls (see server.AskHook), unless
+// noServer; ok is false when none answered, and the hook decides itself.
+// With GATE_HOOK_DEBUG=1 it says on stderr which way the calls went.
+func (a *app) askServer(ctx context.Context, noServer bool, cfg *config, calls []engine.Call) (_ *server.HookResponse, ok bool) {
+	debug := func(format string, args ...any) {
+		if os.Getenv("GATE_HOOK_DEBUG") == "1" {
+			fmt.Fprintf(a.stderr, "gate hook: "+format+"\n", args...)
+		}
+	}
+	if noServer {
+		debug("deciding in process: --no-server")
+		return nil, false
+	}
+	out, via, err := func() (*server.HookResponse, string, error) {
+		ctx, cancel := context.WithTimeout(ctx, hookServerBudget)
+		defer cancel()
+		id, err := cfg.opts.Identity()
+		if err != nil {
+			return nil, "", fmt.Errorf("no configuration identity: %w", err)
+		}
+		dir, err := hooksDir()
+		if err != nil {
+			return nil, "", err
+		}
+		token, err := clientToken("")
+		if err != nil {
+			return nil, "", err
+		}
+		return server.AskHook(ctx, dir, token, server.HookRequest{Identity: id, Layers: cfg.opts.Layers, Env: os.Environ(), Calls: calls})
+	}()
+	if err != nil {
+		debug("deciding in process: %v", err)
+		return nil, false
+	}
+	debug("decided by the gate on %s", via)
+	return out, true
 }
 
 // hookRoot sets the workspace root: --root or GATE_ROOT, else the agent's

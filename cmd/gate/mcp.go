@@ -35,6 +35,7 @@ func (a *app) mcpCommand() *cobra.Command {
 		ro           runOptions
 		bo           boundaryOptions
 		approvalAddr string
+		hookSocket   bool
 	)
 	cmd := &cobra.Command{
 		Use:   "mcp",
@@ -55,6 +56,7 @@ func (a *app) mcpCommand() *cobra.Command {
 			}
 			ctx, cancel := context.WithCancel(cmd.Context())
 			defer cancel()
+			hookToken := "" // the approvals API's, or the state directory's
 			// Without an approvals address a call the policy asks about
 			// is put to the client (elicitation) or denied at once
 			// (approval_unavailable): nobody could see a queue.
@@ -76,7 +78,17 @@ func (a *app) mcpCommand() *cobra.Command {
 					return err
 				}
 				go server.Serve(ctx, ln, g, server.NewHandler(g, hopts), server.ServeOptions{Log: log})
+				hookToken = hopts.Token
+			} else if hookSocket {
+				if hookToken, _, err = serverAuth("127.0.0.1:0", bo.tokenFile, bo.noToken); err != nil {
+					return err
+				}
 			}
+			wait := func() {}
+			if hookSocket {
+				wait = serveHooks(ctx, g, hookToken, log)
+			}
+			defer func() { cancel(); wait() }()
 			s := server.NewMCPServer(g, version())
 			err = s.Run(ctx, server.StdioTransport(readCloser{a.stdin}, writeCloser{a.stdout}))
 			g.Runner().Shutdown(context.Background())
@@ -92,6 +104,7 @@ func (a *app) mcpCommand() *cobra.Command {
 	ro.registerDecisionLog(cmd)
 	ro.registerSessions(cmd)
 	cmd.Flags().StringVar(&approvalAddr, "approvals-listen", "", "serve the approvals API (and the rest of the HTTP API) on this loopback `address` or unix:PATH, with gate serve's boundary (token, Host, Origin)")
+	cmd.Flags().BoolVar(&hookSocket, "hook-socket", true, hookSocketHelp)
 	bo.register(cmd)
 	return cmd
 }

@@ -273,4 +273,3 @@ func waitHookServers(t *testing.T, dir string, n int) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
-

@@ -23,7 +23,6 @@ import (
 	"github.com/open-policy-agent/opa/v1/storage/inmem"
 
 	"github.com/gate-dev/gate/fstools"
-	"github.com/gate-dev/gate/policies"
 	"github.com/gate-dev/gate/shellparse"
 )
 
@@ -172,7 +171,7 @@ type Policies struct {
 // LoadPolicies loads the embedded default policies and those in dirs
 // (.rego modules and data.json / data.yaml files).
 func LoadPolicies(dirs []string) (*Policies, error) {
-	res, err := loader.NewFileLoader().WithFS(policies.FS).WithRegoVersion(ast.RegoV1).All([]string{"."})
+	res, err := embeddedPolicies()
 	if err != nil {
 		return nil, errorf(CodeBadPolicy, "loading embedded policies", err)
 	}

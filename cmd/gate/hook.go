@@ -49,6 +49,13 @@ stderr), as the agents' hook protocols define. Gemini CLI gets
 reason approval_unavailable, for a run where nobody can answer: headless,
 Gemini CLI (gemini -p) waits for ever for an answer to {"decision":"ask"}.
 
+When a gate serve or gate mcp with the same configuration (the same binary,
+settings, root, home, policy files, limits, PATH...) is running, the hook
+asks it over its socket in $XDG_STATE_HOME/gate/hooks instead of compiling
+the policies, and gets the answer it would have made itself; with no such
+server, or none answering within 500 ms, it compiles them. --no-server
+always compiles; GATE_HOOK_DEBUG=1 says on stderr which way a call went.
+
 With --supervise (Claude Code only: its hooks may rewrite the tool input with
 updatedInput), an allowed Bash command is rewritten to run through
 "gate exec", so that every program it starts is decided at exec time and its

@@ -56,7 +56,7 @@ func (a *app) mcpCommand() *cobra.Command {
 			}
 			ctx, cancel := context.WithCancel(cmd.Context())
 			defer cancel()
-			hookToken := "" // the approvals API's, or the state directory's
+			hookToken := "" // the approvals API's, or the one local clients read
 			// Without an approvals address a call the policy asks about
 			// is put to the client (elicitation) or denied at once
 			// (approval_unavailable): nobody could see a queue.
@@ -79,8 +79,10 @@ func (a *app) mcpCommand() *cobra.Command {
 				}
 				go server.Serve(ctx, ln, g, server.NewHandler(g, hopts), server.ServeOptions{Log: log})
 				hookToken = hopts.Token
-			} else if hookSocket {
-				if hookToken, _, err = serverAuth("127.0.0.1:0", bo.tokenFile, bo.noToken); err != nil {
+			} else if hookSocket && !bo.noToken {
+				// The token local clients read, when there is one: gate
+				// mcp makes none (the socket's permissions guard it).
+				if hookToken, err = clientToken(bo.tokenFile); err != nil {
 					return err
 				}
 			}

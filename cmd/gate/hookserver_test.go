@@ -273,3 +273,69 @@ func waitHookServers(t *testing.T, dir string, n int) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// TestHookServerFallback: a hook whose configuration no server has, a
+// server that does not answer (stopped) and one that died (its files left
+// behind) all leave the hook to decide itself, with the same answer.
+func TestHookServerFallback(t *testing.T) {
+	gateBin, err := exec.LookPath("gate")
+	if err != nil {
+		t.Skip("SKIPPED: gate is not on PATH (TestMain installs the test binary as gate)")
+	}
+	work := t.TempDir()
+	state := filepath.Join(work, "state")
+	settings := filepath.Join(work, "settings.json")
+	os.WriteFile(settings, []byte(`{"tools": {"exclude": ["run_shell_command(rm)"]}}`), 0o644)
+	payload := filepath.Join(work, "payload.json")
+	os.WriteFile(payload, []byte(`{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls; rm -rf x"}}`), 0o644)
+	env := []string{"HOME=" + work, "XDG_STATE_HOME=" + state, "PATH=" + os.Getenv("PATH"), "GATE_HOOK_DEBUG=1"}
+	hooks := filepath.Join(state, "gate", "hooks")
+
+	cmd := exec.Command(gateBin, "serve", "--listen", "127.0.0.1:0", "--root", work, "--settings", settings, "--approval-mode", "yolo")
+	cmd.Env = env
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
+	t.Cleanup(func() {
+		cmd.Process.Signal(syscall.SIGCONT)
+		cmd.Process.Kill()
+		<-exited
+	})
+	waitHookServers(t, hooks, 1)
+
+	c := hookCase{dir: work, stdin: payload, args: []string{"hook", "claude-code", "--settings", settings, "--approval-mode", "yolo"}}
+	want := runHook(t, gateBin, c, env, "--no-server")
+	if !strings.Contains(want.stdout, `"permissionDecision":"deny"`) {
+		t.Fatalf("in process: %+v", want)
+	}
+	check := func(name string, c hookCase, wantDebug string) {
+		t.Helper()
+		own := runHook(t, gateBin, c, env, "--no-server")
+		got := runHook(t, gateBin, c, env)
+		if got.stdout != own.stdout || got.code != own.code || got.stderr != own.stderr {
+			t.Errorf("%s: %+v, in process %+v", name, got, own)
+		}
+		if !strings.Contains(got.debug, wantDebug) {
+			t.Errorf("%s: GATE_HOOK_DEBUG says %q, want %q", name, got.debug, wantDebug)
+		}
+	}
+	check("served", c, "decided by the gate on ")
+
+	other := c
+	other.args = []string{"hook", "claude-code", "--settings", settings}
+	check("another configuration", other, "deciding in process: no running gate has this configuration")
+
+	cmd.Process.Signal(syscall.SIGSTOP)
+	check("a stopped server", c, "deciding in process: ")
+	cmd.Process.Signal(syscall.SIGCONT)
+	check("the server going on", c, "decided by the gate on ")
+
+	cmd.Process.Kill()
+	<-exited
+	if files, _ := filepath.Glob(filepath.Join(hooks, "*.json")); len(files) != 1 {
+		t.Fatalf("a killed server left %v", files)
+	}
+	check("a dead server", c, "stale")
+}

@@ -69,6 +69,30 @@ func TestIdentityCoversOptions(t *testing.T) {
 			t.Errorf("IdentityExcluded names %s, which Options no longer has", name)
 		}
 	}
+	// Every field of the structures the identity covers counts too.
+	for _, name := range []string{"Settings", "Limits", "Remote"} {
+		st := reflect.ValueOf(&base).Elem().FieldByName(name)
+		for i := range st.NumField() {
+			opts := base
+			field := reflect.ValueOf(&opts).Elem().FieldByName(name).Field(i)
+			switch field.Kind() {
+			case reflect.String:
+				field.SetString("x")
+			case reflect.Bool:
+				field.SetBool(!field.Bool())
+			case reflect.Int:
+				field.SetInt(field.Int() + 7)
+			case reflect.Slice:
+				field.Set(reflect.ValueOf([]string{"x"}))
+			default:
+				t.Errorf("Options.%s.%s: a %s; teach this test to change it", name, st.Type().Field(i).Name, field.Kind())
+				continue
+			}
+			if identityOf(t, opts) == want {
+				t.Errorf("changing Options.%s.%s does not change the identity", name, st.Type().Field(i).Name)
+			}
+		}
+	}
 }
 
 // TestIdentityReadsState: the content of policy files and $PATH change the

@@ -32,7 +32,11 @@
 //     the Exec to the parent. The process stays stopped until the verdict:
 //     allow resumes it, deny kills it with SIGKILL. Other processes keep
 //     running meanwhile (pending execs are a map; the loop blocks in wait4
-//     only when none is pending, else on a verdict or SIGCHLD).
+//     when none is pending, else in poll on the verdict socket, a
+//     SOCK_SEQPACKET pair on which the parent writes one packet a verdict
+//     and which the tracer thread reads itself; a SIGCHLD, which the
+//     kernel delivers to the tracer thread and Go's handler drops, ends
+//     that poll at each new wait event).
 //   - signal-delivery-stops: the signal is delivered; group-stops: LISTEN.
 //   - exits: the root's status goes to the parent at once (Tree.Wait
 //     returns: the command ends when its shell does); the helper lives on

@@ -4,6 +4,7 @@ package supervise
 
 import (
 	"bufio"
+	"encoding/binary"
 	"errors"
 	"io"
 	"os"
@@ -26,9 +27,19 @@ import (
 const traceOptions = unix.PTRACE_O_TRACEEXEC | unix.PTRACE_O_TRACEFORK |
 	unix.PTRACE_O_TRACEVFORK | unix.PTRACE_O_TRACECLONE | unix.PTRACE_O_EXITKILL
 
-// helperFD is the helper's end of the socket; the command's extra files
-// follow it.
-const helperFD = 3
+// helperFD is the helper's end of the socket, verdictFD its end of the
+// verdict socket (SOCK_SEQPACKET, one verdict a packet, read by the tracer
+// thread itself); the command's extra files follow them.
+const (
+	helperFD  = 3
+	verdictFD = 4
+	firstFD   = 5
+)
+
+// pollBackstop bounds how long the tracer, while execs wait for their
+// verdict, may miss a wait event: a SIGCHLD that arrives just before it
+// sleeps in poll does not interrupt that sleep.
+const pollBackstop = 2 // ms
 
 // Exit statuses of the helper when the command did not run.
 const (
@@ -68,8 +79,7 @@ type helper struct {
 	root       atomic.Int64
 	rootDone   bool
 	rootStatus unix.WaitStatus
-	verdicts   chan verdictMsg
-	sigchld    chan os.Signal
+	vbuf       []byte // a verdict packet (and room to see a longer one)
 }
 
 // HelperMain runs the helper process: it starts the command the parent
@@ -88,13 +98,16 @@ func HelperMain(opts HelperOptions) int {
 		early:      map[int]bool{},
 		pending:    map[uint64]int{},
 		pendingTID: map[int]uint64{},
-		verdicts:   make(chan verdictMsg, 64),
-		sigchld:    make(chan os.Signal, 1),
+		vbuf:       make([]byte, 64),
 	}
 	if h.sock == nil {
 		return exitHelperFailed
 	}
 	syscall.CloseOnExec(helperFD)
+	syscall.CloseOnExec(verdictFD)
+	if unix.SetNonblock(verdictFD, true) != nil {
+		return exitHelperFailed
+	}
 	h.r = bufio.NewReaderSize(h.sock, 64<<10)
 	t, p, _, err := readFrame(h.r, nil)
 	if err != nil || t != msgConfig {
@@ -132,9 +145,10 @@ func (h *helper) fail(code int, msg string) int {
 	return code
 }
 
-// readLoop serves the parent's messages. Verdicts go to the tracer
-// thread; signals and PID lists need no ptrace request and are served
-// here, so that they work while the tracer waits.
+// readLoop serves the parent's messages on the socket: signals and PID
+// lists need no ptrace request and are served here, so that they work
+// while the tracer waits. Verdicts come on their own socket, read by the
+// tracer thread.
 func (h *helper) readLoop() {
 	var buf []byte
 	for {
@@ -145,12 +159,6 @@ func (h *helper) readLoop() {
 			os.Exit(exitHelperFailed)
 		}
 		switch t {
-		case msgVerdict:
-			v, err := decodeVerdict(p)
-			if err != nil {
-				os.Exit(exitHelperFailed)
-			}
-			h.verdicts <- v
 		case msgSignal:
 			sig, err := decodeInt(p)
 			if err != nil || sig <= 0 || sig >= 65 {
@@ -185,8 +193,12 @@ func (h *helper) pids() []int {
 // kill reached it otherwise). The handlers are Go's, so the command starts
 // with these signals at their defaults; signals the helper inherited as
 // ignored stay ignored for the command too.
+//
+// SIGCHLD is left to Go's handler, which drops it: every wait event of a
+// tracee sends one, and a notification would wake a goroutine for each.
+// It is delivered to the tracer thread (the tracees' ptrace parent), where
+// it interrupts the poll of loop.
 func (h *helper) signals() {
-	signal.Notify(h.sigchld, syscall.SIGCHLD)
 	ch := make(chan os.Signal, 8)
 	for _, s := range []syscall.Signal{syscall.SIGHUP, syscall.SIGINT, syscall.SIGTERM, syscall.SIGQUIT,
 		syscall.SIGTSTP, syscall.SIGTTIN, syscall.SIGTTOU, syscall.SIGPIPE} {
@@ -223,7 +235,7 @@ func (h *helper) run(opts HelperOptions) int {
 		SysProcAttr: &syscall.SysProcAttr{Ptrace: true},
 	}
 	for i := range h.cfg.ExtraFiles {
-		f := os.NewFile(uintptr(helperFD+1+i), "extra")
+		f := os.NewFile(uintptr(firstFD+i), "extra")
 		if f == nil {
 			return h.fail(exitHelperFailed, "extra file "+strconv.Itoa(i)+" is not open")
 		}
@@ -297,8 +309,8 @@ func (h *helper) attach(pid int) (int, bool) {
 	if h.cfg.DecideRoot {
 		h.seq++
 		h.send(encodeExec(msgExec, execMsg{Seq: h.seq, Exec: e}))
-		v := <-h.verdicts
-		if !v.Allow || v.Seq != h.seq {
+		v, ok := h.readVerdict(-1)
+		if !ok || !v.Allow || v.Seq != h.seq {
 			_ = unix.Kill(pid, unix.SIGKILL)
 			_, _ = wait4(pid, &ws, unix.WALL)
 			h.rootDone, h.rootStatus = true, ws
@@ -332,7 +344,8 @@ func (h *helper) killRoot(pid int, msg string) int {
 
 // loop services the tree until no traced process is left. It drains wait
 // events without blocking; when none is ready it blocks in wait4 if no
-// exec waits for a verdict, or else on a verdict or SIGCHLD.
+// exec waits for a verdict, or else in poll on the verdict socket, which
+// a SIGCHLD (a new wait event) interrupts.
 func (h *helper) loop() {
 	var ws unix.WaitStatus
 	for {
@@ -354,24 +367,60 @@ func (h *helper) loop() {
 			}
 			continue
 		}
-		select {
-		case <-h.sigchld:
-		case v := <-h.verdicts:
+		if v, ok := h.readVerdict(pollBackstop); ok {
 			h.verdict(v)
 		}
 	}
 }
 
 // drainVerdicts applies the verdicts already received, late ones for
-// processes that died included, so that the reader never waits on them.
+// processes that died included.
 func (h *helper) drainVerdicts() {
 	for {
-		select {
-		case v := <-h.verdicts:
-			h.verdict(v)
-		default:
+		v, ok := h.readVerdict(0)
+		if !ok {
 			return
 		}
+		h.verdict(v)
+	}
+}
+
+// readVerdict reads one verdict from the verdict socket, waiting up to
+// timeout ms for it (-1: no limit; a signal ends the wait early). A
+// parent that is gone, or that sends anything but a verdict, ends the
+// helper: nobody is left to decide.
+func (h *helper) readVerdict(timeout int) (verdictMsg, bool) {
+	for {
+		n, err := unix.Read(verdictFD, h.vbuf)
+		switch {
+		case err == unix.EINTR:
+			continue
+		case err == unix.EAGAIN:
+			if timeout == 0 {
+				return verdictMsg{}, false
+			}
+			fds := []unix.PollFd{{Fd: verdictFD, Events: unix.POLLIN}}
+			if _, err := unix.Poll(fds, timeout); err != nil && err != unix.EINTR {
+				os.Exit(exitHelperFailed)
+			}
+			if timeout > 0 {
+				// Woken by a signal, the time limit or a verdict:
+				// one try more, then back to the wait events.
+				timeout = 0
+			}
+			continue
+		case err != nil || n < 5 || n == len(h.vbuf):
+			os.Exit(exitHelperFailed)
+		}
+		b := h.vbuf[:n]
+		if int(binary.LittleEndian.Uint32(b)) != n-4 || msgType(b[4]) != msgVerdict {
+			os.Exit(exitHelperFailed)
+		}
+		v, err := decodeVerdict(b[5:])
+		if err != nil {
+			os.Exit(exitHelperFailed)
+		}
+		return v, true
 	}
 }
 

@@ -259,12 +259,35 @@ func (h *helper) run(opts HelperOptions) int {
 		f.Close()
 	}
 	nullStdio()
+	shortSlice()
 	pid := cmd.Process.Pid
 	if code, ok := h.attach(pid); !ok {
 		return code
 	}
 	h.loop()
 	return h.mirror()
+}
+
+// tracerSlice is the scheduler slice the tracer thread asks for: every
+// process of the tree that stops for an event waits until the tracer
+// runs, and on a busy machine a woken thread with the default slice (a
+// few ms) may wait behind a compiler for most of one. A shorter slice
+// lets the kernel (EEVDF, Linux 6.12+) run it at once; it is used only to
+// handle an event and sleep again.
+const tracerSlice = 100_000 // ns, the shortest the kernel accepts
+
+// shortSlice gives the calling thread, the tracer, the short slice. It
+// runs after the command started, so the command does not inherit it;
+// kernels without custom slices ignore or refuse it, and the tracer then
+// runs with the default.
+// Its policy and nice value stay as they were.
+func shortSlice() {
+	attr, err := unix.SchedGetAttr(0, 0)
+	if err != nil || (attr.Policy != unix.SCHED_NORMAL && attr.Policy != unix.SCHED_BATCH) {
+		return
+	}
+	attr.Size, attr.Runtime = unix.SizeofSchedAttr, tracerSlice
+	_ = unix.SchedSetAttr(0, attr, 0)
 }
 
 // nullStdio points the helper's own 0, 1 and 2 at /dev/null.

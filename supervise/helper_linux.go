@@ -80,6 +80,7 @@ type helper struct {
 	rootDone   bool
 	rootStatus unix.WaitStatus
 	vbuf       []byte // a verdict packet (and room to see a longer one)
+	chld       sigchld
 }
 
 // HelperMain runs the helper process: it starts the command the parent
@@ -125,6 +126,7 @@ func HelperMain(opts HelperOptions) int {
 		h.transparent[n] = true
 	}
 	h.signals()
+	h.chld.init()
 	go h.readLoop()
 	return h.run(opts)
 }
@@ -194,10 +196,10 @@ func (h *helper) pids() []int {
 // with these signals at their defaults; signals the helper inherited as
 // ignored stay ignored for the command too.
 //
-// SIGCHLD is left to Go's handler, which drops it: every wait event of a
-// tracee sends one, and a notification would wake a goroutine for each.
-// It is delivered to the tracer thread (the tracees' ptrace parent), where
-// it interrupts the poll of loop.
+// SIGCHLD is not notified: every wait event of a tracee sends one, and a
+// notification would wake a goroutine for each. loop switches it between
+// the default action and Go's handler, which drops it but, delivered to
+// the tracer thread (the tracees' ptrace parent), interrupts a poll.
 func (h *helper) signals() {
 	ch := make(chan os.Signal, 8)
 	for _, s := range []syscall.Signal{syscall.SIGHUP, syscall.SIGINT, syscall.SIGTERM, syscall.SIGQUIT,
@@ -365,13 +367,28 @@ func (h *helper) killRoot(pid int, msg string) int {
 	return h.fail(exitHelperFailed, msg)
 }
 
-// loop services the tree until no traced process is left. It drains wait
-// events without blocking; when none is ready it blocks in wait4 if no
-// exec waits for a verdict, or else in poll on the verdict socket, which
-// a SIGCHLD (a new wait event) interrupts.
+// loop services the tree until no traced process is left. While no exec
+// waits for a verdict it blocks in wait4, with SIGCHLD at its default
+// action, which the kernel discards: a wait event costs one wake-up.
+// Otherwise it drains wait events without blocking, applies the verdicts
+// that came, and sleeps in poll on the verdict socket, with Go's handler
+// for SIGCHLD installed so that a new wait event interrupts the poll.
 func (h *helper) loop() {
 	var ws unix.WaitStatus
 	for {
+		if len(h.pending) == 0 {
+			h.chld.set(false)
+			pid, err := wait4(-1, &ws, unix.WALL)
+			if pid > 0 {
+				h.event(pid, ws)
+			} else if err == unix.ECHILD {
+				return
+			}
+			continue
+		}
+		// Installed before the check, so that no event between the
+		// check and the poll goes unannounced.
+		h.chld.set(true)
 		pid, err := wait4(-1, &ws, unix.WALL|unix.WNOHANG)
 		if pid > 0 {
 			h.event(pid, ws)
@@ -382,18 +399,43 @@ func (h *helper) loop() {
 		}
 		h.drainVerdicts()
 		if len(h.pending) == 0 {
-			pid, err = wait4(-1, &ws, unix.WALL)
-			if pid > 0 {
-				h.event(pid, ws)
-			} else if err == unix.ECHILD {
-				return
-			}
 			continue
 		}
 		if v, ok := h.readVerdict(pollBackstop); ok {
 			h.verdict(v)
 		}
 	}
+}
+
+// sigchld switches SIGCHLD between Go's handler (which drops it) and the
+// default action (which the kernel drops before any thread wakes), with
+// the raw system call: Go keeps its own handler installed otherwise.
+type sigchld struct {
+	goAct, dflAct [4]uint64 // struct sigaction as the kernel has it
+	ok, handled   bool
+}
+
+func (c *sigchld) init() {
+	_, _, errno := unix.RawSyscall6(unix.SYS_RT_SIGACTION, uintptr(unix.SIGCHLD), 0, uintptr(unsafe.Pointer(&c.goAct)), 8, 0, 0)
+	c.ok, c.handled = errno == 0, true
+	// SIG_DFL (0), with Go's flags, restorer and mask.
+	c.dflAct = [4]uint64{0, c.goAct[1], c.goAct[2], c.goAct[3]}
+}
+
+func (c *sigchld) set(handled bool) {
+	if !c.ok || c.handled == handled {
+		return
+	}
+	act := &c.dflAct
+	if handled {
+		act = &c.goAct
+	}
+	if _, _, errno := unix.RawSyscall6(unix.SYS_RT_SIGACTION, uintptr(unix.SIGCHLD), uintptr(unsafe.Pointer(act)), 0, 8, 0, 0); errno != 0 {
+		// Stay with Go's handler: a wake-up more per event.
+		c.ok = false
+		return
+	}
+	c.handled = handled
 }
 
 // drainVerdicts applies the verdicts already received, late ones for

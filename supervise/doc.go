@@ -43,6 +43,15 @@
 //     while any traced process lives (Tree.PIDs, Tree.Done) and then exits
 //     with the root's status (its exit code, or its signal raised again).
 //
+// The tracer sleeps in wait4 as a raw system call while no exec waits
+// for a verdict, keeping its P, so that Go's sysmon does not wake every
+// 20 µs to take it back; since the world cannot be stopped meanwhile, the
+// helper's garbage collector is off and the tracer collects between two
+// events. SIGCHLD is at its default action then (the kernel drops it), and
+// Go's handler is back while an exec waits (to end the poll). The tracer
+// thread asks for a 100 µs scheduler slice (Linux 6.12+), so that on a
+// busy machine a woken tracer runs before the compilers around it.
+//
 // Killing the helper (Tree.Kill, SIGKILL to its process group, the end of
 // a CommandContext) kills every traced process through PTRACE_O_EXITKILL:
 // that is how timeouts, cancel and shutdown reach setsid and double-forked

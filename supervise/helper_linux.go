@@ -7,11 +7,14 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"os/signal"
 	"path"
 	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
 	"strconv"
 	"strings"
 	"sync"
@@ -81,6 +84,9 @@ type helper struct {
 	rootStatus unix.WaitStatus
 	vbuf       []byte // a verdict packet (and room to see a longer one)
 	chld       sigchld
+	events     int
+	allocs     [1]metrics.Sample // bytes allocated so far
+	collected  uint64            // allocs at the last collection
 }
 
 // HelperMain runs the helper process: it starts the command the parent
@@ -127,6 +133,15 @@ func HelperMain(opts HelperOptions) int {
 	}
 	h.signals()
 	h.chld.init()
+	// The tracer sleeps in a raw system call (waitIdle): no automatic
+	// collection, which would wait for it, and a P for the other
+	// goroutines (the socket reader, signals) while it sleeps.
+	debug.SetGCPercent(-1)
+	debug.SetMemoryLimit(math.MaxInt64)
+	if runtime.GOMAXPROCS(0) < 2 {
+		runtime.GOMAXPROCS(2)
+	}
+	h.allocs[0].Name = "/gc/heap/allocs:bytes"
 	go h.readLoop()
 	return h.run(opts)
 }
@@ -378,7 +393,8 @@ func (h *helper) loop() {
 	for {
 		if len(h.pending) == 0 {
 			h.chld.set(false)
-			pid, err := wait4(-1, &ws, unix.WALL)
+			h.collect()
+			pid, err := waitIdle(&ws)
 			if pid > 0 {
 				h.event(pid, ws)
 			} else if err == unix.ECHILD {
@@ -404,6 +420,44 @@ func (h *helper) loop() {
 		if v, ok := h.readVerdict(pollBackstop); ok {
 			h.verdict(v)
 		}
+	}
+}
+
+// waitIdle is wait4(-1, &ws, __WALL) as a raw system call: the tracer
+// keeps its P while it sleeps, so that Go's sysmon, which otherwise wakes
+// every 20 µs to take back the P of a thread in a long system call and
+// starts again after each one, stays asleep (a third of the context
+// switches of a supervised build). The price is that the world cannot be
+// stopped while the tracer sleeps: the helper runs with the garbage
+// collector off and collects itself, from the tracer (collect).
+func waitIdle(ws *unix.WaitStatus) (int, error) {
+	for {
+		r, _, errno := unix.RawSyscall6(unix.SYS_WAIT4, ^uintptr(0), uintptr(unsafe.Pointer(ws)), unix.WALL, 0, 0, 0)
+		switch errno {
+		case 0:
+			return int(r), nil
+		case unix.EINTR:
+			continue
+		}
+		return -1, errno
+	}
+}
+
+// gcEvery is how many bytes the helper allocates between two collections.
+const gcEvery = 16 << 20
+
+// collect runs the garbage collector, from the tracer thread and so never
+// while it sleeps in waitIdle, once the helper allocated gcEvery bytes
+// since the last time.
+func (h *helper) collect() {
+	h.events++
+	if h.events%256 != 0 {
+		return
+	}
+	metrics.Read(h.allocs[:])
+	if a := h.allocs[0].Value; a.Kind() == metrics.KindUint64 && a.Uint64()-h.collected >= gcEvery {
+		runtime.GC()
+		h.collected = a.Uint64()
 	}
 }
 

@@ -391,9 +391,9 @@ func (h *helper) killRoot(pid int, msg string) int {
 func (h *helper) loop() {
 	var ws unix.WaitStatus
 	for {
+		h.collect()
 		if len(h.pending) == 0 {
 			h.chld.set(false)
-			h.collect()
 			pid, err := waitIdle(&ws)
 			if pid > 0 {
 				h.event(pid, ws)

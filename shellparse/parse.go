@@ -380,6 +380,9 @@ type walker struct {
 	p   *Parser
 	src string
 	*state
+	// prefixOfRead is set while the assignments of a call to the read
+	// builtin are walked: IFS=... read only changes how read splits.
+	prefixOfRead bool
 }
 
 // state is shared by the walkers of one command line.

@@ -342,13 +342,14 @@ func (e *Engine) shellInput(ctx context.Context, in *Input, args map[string]any)
 		}
 		e.secretReads(in, seg, base, known)
 	}
+	created := createScope(sh.Segments, e.cat)
 	for i := range sh.Segments {
 		seg := &sh.Segments[i]
 		if after[i] && seg.ProgramPath != "" && seg.Program != "" && e.relinkedProgram(in.Cwd, seg.Segment, relinked) {
 			seg.Findings = append(seg.Findings, shellparse.Finding{Code: shellparse.FindProgramNotFound,
 				Message: seg.ProgramPath + " may lead through a name an earlier part of the command links or moves, so what it runs is only known at run time"})
 		}
-		e.programFacts(in, seg, written)
+		e.programFacts(in, seg, written, created[i])
 		seg.Keys = literalKeys(seg.Argv, seg.Dynamic, e.idx.maxWords)
 		seg.PathKeys, seg.UncertainKeys = segmentPathKeys(seg, e.idx.maxPath)
 	}
@@ -382,6 +383,78 @@ func relinkScope(segs []SegmentInput) []bool {
 		scope[i] = i != first && (all || i > first || segs[i].Background || hasContext(segs[i].Context, "function", "procsubst", "coproc"))
 	}
 	return scope
+}
+
+// createScope reports, for each segment, whether a segment that may create
+// files under names gate does not see (creates) may run before it: one
+// earlier in source order, one that may run more than once or at the same
+// time as others (a loop, a function, a pipeline, a substitution, the
+// background), or any other one when the segment itself may run later than
+// its place says (a loop, a function, a process substitution, the
+// background).
+func createScope(segs []SegmentInput, cat *shellparse.Catalogue) []bool {
+	scope := make([]bool, len(segs))
+	first, total, anywhere := -1, 0, 0
+	mayCreate := make([]bool, len(segs))
+	roams := make([]bool, len(segs))
+	for i := range segs {
+		if !creates(segs[i].Segment, cat) {
+			continue
+		}
+		mayCreate[i] = true
+		total++
+		if first < 0 {
+			first = i
+		}
+		roams[i] = segs[i].Background || hasContext(segs[i].Context, "while", "until", "for", "function", "pipe", "cmdsubst", "procsubst", "coproc")
+		if roams[i] {
+			anywhere++
+		}
+	}
+	for i := range segs {
+		others, othersAnywhere := total, anywhere
+		if mayCreate[i] {
+			others--
+			if roams[i] {
+				othersAnywhere--
+			}
+		}
+		late := segs[i].Background || hasContext(segs[i].Context, "while", "until", "for", "function", "procsubst", "coproc")
+		scope[i] = (first >= 0 && first < i) || othersAnywhere > 0 || (late && others > 0)
+	}
+	return scope
+}
+
+// creates reports whether a segment may create files under names gate does
+// not see: it writes to a path only known at run time, its program is not
+// known statically or is a file (a script), or its program is not in the
+// catalogue's makes_no_files. A wrapper that runs other segments is judged
+// by them, a function call by its body.
+func creates(seg *shellparse.Segment, cat *shellparse.Catalogue) bool {
+	for _, r := range seg.Redirects {
+		if r.Write && !r.Dup && r.Dynamic {
+			return true
+		}
+	}
+	for _, w := range seg.Writes {
+		if w.Dynamic {
+			return true
+		}
+	}
+	switch {
+	case seg.Kind != shellparse.KindCommand || seg.FunctionCall:
+		return false
+	case seg.Program == "" || seg.ProgramPath != "":
+		return true
+	case seg.Wrapper:
+		return false
+	}
+	for _, p := range cat.MakesNoFiles {
+		if p == seg.Program {
+			return false
+		}
+	}
+	return true
 }
 
 // relinks are the names the command's relinking segments make or move, as
@@ -479,10 +552,13 @@ func (e *Engine) segmentDir(cwd string, seg *shellparse.Segment) (string, bool) 
 	return dir, true
 }
 
-// programFacts checks a command word that names a file: it must exist before
-// the command runs and not be written by the command itself, and a link or
-// copy of another program is identified.
-func (e *Engine) programFacts(in *Input, seg *SegmentInput, written map[string]bool) {
+// programFacts checks a command word that names a file: it must not be
+// written by the command itself, and must exist before the command runs
+// when a part of the command that may run before it (created) may create
+// files under names gate does not see; a link or copy of another program is
+// identified. A program file that does not exist and that nothing in the
+// command can create fails to run, like one removed after the decision.
+func (e *Engine) programFacts(in *Input, seg *SegmentInput, written map[string]bool, created bool) {
 	if seg.ProgramPath == "" || seg.Program == "" {
 		return
 	}
@@ -498,8 +574,10 @@ func (e *Engine) programFacts(in *Input, seg *SegmentInput, written map[string]b
 			Message: seg.ProgramPath + " is written by the same command before it runs"})
 	}
 	if !info.Exists {
-		seg.Findings = append(seg.Findings, shellparse.Finding{Code: shellparse.FindProgramNotFound,
-			Message: seg.ProgramPath + " does not exist yet, so what it runs cannot be checked"})
+		if created {
+			seg.Findings = append(seg.Findings, shellparse.Finding{Code: shellparse.FindProgramNotFound,
+				Message: seg.ProgramPath + " does not exist yet, and a part of the command that may run first may create it, so what it runs cannot be checked"})
+		}
 		return
 	}
 	if name := e.ids.identify(info.Resolved); name != "" && name != seg.Program {

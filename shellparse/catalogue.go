@@ -41,6 +41,12 @@ type Catalogue struct {
 	// does not describe may be written: running one of those files later in
 	// the same command is unprovable.
 	Readers []string `json:"readers"`
+	// MakesNoFiles lists programs that create no file other than those
+	// their write redirections and catalogue writes name: a program file
+	// that does not exist yet cannot appear through them. Any other program
+	// (tar, make, pip, a script) may create files under names gate does not
+	// see.
+	MakesNoFiles []string `json:"makes_no_files"`
 
 	inlineRe map[string]*regexp.Regexp
 }

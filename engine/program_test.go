@@ -1,0 +1,69 @@
+package engine
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// TestMissingProgram: a program file that does not exist when the command
+// is decided is unprovable when a part of the command that may run first
+// may create it under a name gate does not see (tar, cp -r, a program file),
+// and not otherwise. Each case also runs in real bash in a fresh root
+// holding a tar archive (x, a copy of rm; s, a script running rm) and a
+// directory d with copies of rm (x) and cp (c): the denied commands do
+// delete victim.txt, the allowed ones cannot.
+func TestMissingProgram(t *testing.T) {
+	rm, err := exec.LookPath("rm")
+	if err != nil {
+		t.Skip("no rm on PATH")
+	}
+	for _, tc := range []struct {
+		command string
+		deny    bool
+	}{
+		{"tar xf t.tar && ./x victim.txt", true},
+		{"cp -r d e && ./e/x victim.txt", true},
+		{"tar xf t.tar; bash s victim.txt", true},
+		{"./x victim.txt $(tar xf t.tar)", true},
+		{"f() { ./x victim.txt; }; tar xf t.tar; f", true},
+		{"for i in 1 2; do ./x victim.txt; tar xf t.tar; done", true},
+		{"tar xf t.tar & sleep 1; ./x victim.txt", true},
+		{"d/c -r d e; ./e/x victim.txt", true}, // a program file (here cp) may create anything
+		// Nothing that may run first creates files gate does not see: the
+		// program fails to start.
+		{"./x victim.txt", false},
+		{"mkdir -p out && echo start && ./x victim.txt", false},
+		{"./x victim.txt && tar xf t.tar", false},
+		{"cd out 2>/dev/null; bash s victim.txt", false},
+	} {
+		t.Run(tc.command, func(t *testing.T) {
+			e := newTestEngine(t, exclude("run_shell_command(rm)"))
+			root := e.resolver.Root()
+			setup := exec.Command("bash", "-c", `set -e; mkdir src d; cp "$1" src/x; cp "$1" d/x; cp "$(command -v cp)" d/c; printf 'rm "$1"\n' > src/s; tar cf t.tar -C src x s; rm -r src; echo v > victim.txt`, "bash", rm)
+			setup.Dir = root
+			if out, err := setup.CombinedOutput(); err != nil {
+				t.Fatalf("setup: %v %s", err, out)
+			}
+			d, err := e.Decide(context.Background(), shellCall(tc.command))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.deny && (d.Decision != Deny || !hasCode(d, CodeCommandUnprovable)) {
+				t.Errorf("decision %+v, want command_unprovable", d)
+			}
+			if !tc.deny && d.Decision != Allow {
+				t.Errorf("decision %+v, want allow", d)
+			}
+			run := exec.Command("bash", "-c", tc.command)
+			run.Dir = root
+			_ = run.Run()
+			_, err = os.Stat(filepath.Join(root, "victim.txt"))
+			if deleted := os.IsNotExist(err); deleted != tc.deny {
+				t.Errorf("victim.txt deleted: %v, want %v", deleted, tc.deny)
+			}
+		})
+	}
+}

@@ -343,6 +343,7 @@ func (e *Engine) shellInput(ctx context.Context, in *Input, args map[string]any)
 		e.secretReads(in, seg, base, known)
 	}
 	created := createScope(sh.Segments, e.cat)
+	writtenBefore := writeScope(sh.Segments, e.cat)
 	for i := range sh.Segments {
 		seg := &sh.Segments[i]
 		if after[i] && seg.ProgramPath != "" && seg.Program != "" && e.relinkedProgram(in.Cwd, seg.Segment, relinked) {
@@ -350,6 +351,10 @@ func (e *Engine) shellInput(ctx context.Context, in *Input, args map[string]any)
 				Message: seg.ProgramPath + " may lead through a name an earlier part of the command links or moves, so what it runs is only known at run time"})
 		}
 		e.programFacts(in, seg, written, created[i])
+		if seg.ImportsCode && writtenBefore[i] {
+			seg.Findings = append(seg.Findings, shellparse.Finding{Code: shellparse.FindInlineCode,
+				Message: seg.Program + " runs inline code that imports modules, and a part of the command that may run first may write one of them"})
+		}
 		seg.Keys = literalKeys(seg.Argv, seg.Dynamic, e.idx.maxWords)
 		seg.PathKeys, seg.UncertainKeys = segmentPathKeys(seg, e.idx.maxPath)
 	}
@@ -393,12 +398,35 @@ func relinkScope(segs []SegmentInput) []bool {
 // its place says (a loop, a function, a process substitution, the
 // background).
 func createScope(segs []SegmentInput, cat *shellparse.Catalogue) []bool {
+	return scopeAfter(segs, func(seg *shellparse.Segment) bool { return creates(seg, cat) })
+}
+
+// writeScope is createScope for segments that may create files or write
+// any file at all.
+func writeScope(segs []SegmentInput, cat *shellparse.Catalogue) []bool {
+	return scopeAfter(segs, func(seg *shellparse.Segment) bool { return creates(seg, cat) || writes(seg) })
+}
+
+// writes reports whether a segment writes a file through a redirection or
+// its arguments (not counting /dev/null and the other descriptors).
+func writes(seg *shellparse.Segment) bool {
+	for _, r := range seg.Redirects {
+		if r.Write && !r.Dup && !strings.HasPrefix(r.Target, "/dev/") {
+			return true
+		}
+	}
+	return len(seg.Writes) > 0
+}
+
+// scopeAfter reports, for each segment, whether a segment for which pred
+// holds may run before it (see createScope).
+func scopeAfter(segs []SegmentInput, pred func(*shellparse.Segment) bool) []bool {
 	scope := make([]bool, len(segs))
 	first, total, anywhere := -1, 0, 0
 	mayCreate := make([]bool, len(segs))
 	roams := make([]bool, len(segs))
 	for i := range segs {
-		if !creates(segs[i].Segment, cat) {
+		if !pred(segs[i].Segment) {
 			continue
 		}
 		mayCreate[i] = true

@@ -67,3 +67,56 @@ func TestMissingProgram(t *testing.T) {
 		})
 	}
 }
+
+// TestInlineImports: a python3 one-liner proven inert that imports modules
+// is unprovable when a part of the command that may run first writes or
+// may create a file, which python3 -c would import from the current
+// directory instead. Each case runs in real bash: the denied ones delete
+// victim.txt through a planted json.py.
+func TestInlineImports(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3 on PATH")
+	}
+	plant := `import os; os.remove("victim.txt"); dumps = str`
+	for _, tc := range []struct {
+		command string
+		deny    bool
+	}{
+		{"echo '" + plant + "' > json.py; python3 -c 'import json; print(json.dumps(1))'", true},
+		{"printf '%s' '" + plant + "' | tee json.py >/dev/null && python3 -c 'import json; print(json.dumps(1))'", true},
+		{"tar xf t.tar && python3 -c 'import json; print(json.dumps(1))'", true},
+		{"python3 - <<'EOF'\nimport os; os.remove('victim.txt')\nEOF", true},
+		{"python3 -c 'import json; print(json.dumps(1))' > out.txt", false},
+		{"python3 -c 'import json; print(json.dumps(1))' && echo '" + plant + "' > json.py", false},
+		{"python3 -c 'print(len(\"abc\"))'", false},
+		{"python3 - <<'EOF'\nimport sys\nprint(sys.version)\nEOF", false},
+		{"echo '{\"a\": 1}' | python3 -c 'import json, sys; print(json.load(sys.stdin)[\"a\"])'", false},
+	} {
+		t.Run(tc.command, func(t *testing.T) {
+			e := newTestEngine(t, exclude("run_shell_command(rm)"))
+			root := e.resolver.Root()
+			setup := exec.Command("bash", "-c", `set -e; mkdir src; printf '%s\n' "$1" > src/json.py; tar cf t.tar -C src json.py; rm -r src; echo v > victim.txt`, "bash", plant)
+			setup.Dir = root
+			if out, err := setup.CombinedOutput(); err != nil {
+				t.Fatalf("setup: %v %s", err, out)
+			}
+			d, err := e.Decide(context.Background(), shellCall(tc.command))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.deny && (d.Decision != Deny || !hasCode(d, CodeCommandUnprovable)) {
+				t.Errorf("decision %+v, want command_unprovable", d)
+			}
+			if !tc.deny && d.Decision != Allow {
+				t.Errorf("decision %+v, want allow", d)
+			}
+			run := exec.Command("bash", "-c", tc.command)
+			run.Dir = root
+			_ = run.Run()
+			_, err = os.Stat(filepath.Join(root, "victim.txt"))
+			if deleted := os.IsNotExist(err); deleted != tc.deny {
+				t.Errorf("victim.txt deleted: %v, want %v", deleted, tc.deny)
+			}
+		})
+	}
+}

@@ -234,6 +234,10 @@ type InlineCodeSpec struct {
 	// expression (awk's system(), sed's e command); otherwise any inline code
 	// is unprovable.
 	Pattern string `json:"pattern,omitempty"`
+	// Prover names a check of the code gate knows ("python": one-liners
+	// that only print, compute and read standard input, see python.go):
+	// code it proves inert is not a finding.
+	Prover string `json:"prover,omitempty"`
 }
 
 // GitSpec describes git's configuration-driven command execution.

@@ -576,7 +576,7 @@ func TestSegmentsFindings(t *testing.T) {
 		r("b='a[$(rm x)]'; echo ${!b}", asg(av("b", "a[$(rm x)]")), seg("echo", "echo", "${!b}").dyn(1).find("indirect_expansion")),
 		r("echo ${!v}", seg("echo", "echo", "${!v}").dyn(1)),
 		r("echo ${!prefix*}", seg("echo", "echo", "${!prefix*}").dyn(1)),
-		r("python -c 'import os'", seg("python", "python", "-c", "import os").find("inline_code")),
+		r("python -c 'import os; os.remove(1)'", seg("python", "python", "-c", "import os; os.remove(1)").find("inline_code")),
 		r("python3 -c \"$code\"", seg("python3", "python3", "-c", "\"$code\"").dyn(2).find("inline_code")),
 		r("python script.py", seg("python", "python", "script.py")),
 		r("echo 'print(1)' | python", seg("echo", "echo", "print(1)").in("pipe"), seg("python", "python").in("pipe").find("inline_code")),

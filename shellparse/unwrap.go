@@ -430,6 +430,13 @@ func (w *walker) inlineCode(seg *Segment, words []wordInfo, spec *ProgramSpec, s
 	}
 	re := w.p.cat.inlineRe[seg.Program]
 	for _, v := range code {
+		if !v.Dynamic && ic.Prover == "python" {
+			if inert, imports := pythonInert(v.Value); inert {
+				seg.ImportsCode = seg.ImportsCode || imports
+				seg.ProvenCode = true
+				continue
+			}
+		}
 		switch {
 		case v.Dynamic:
 			seg.addFinding(FindInlineCode, seg.Program+" runs code that is not known statically")

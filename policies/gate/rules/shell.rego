@@ -307,6 +307,7 @@ interactive(seg) if {
 	count(seg.findings) == 0
 	_no_program(seg)
 	not _file_option(seg, code)
+	not seg.proven_code
 	not _exits(seg)
 }
 

@@ -341,7 +341,20 @@ func pyField(code string, i int, q byte, triple bool) (int, bool) {
 // pyCheck walks the tokens: names, attributes and imports as described at
 // the top of this file.
 func pyCheck(toks []pyToken) (bool, bool) {
-	modules := map[string]string{} // name bound by an import -> module
+	// Imports bind names for the whole code (a function defined before
+	// an import may use it), so they are read first.
+	modules := map[string]string{} // name bound by an import -> module ("": not usable)
+	ok, imports := pyWalk(toks, modules, true)
+	if !ok {
+		return false, false
+	}
+	ok, _ = pyWalk(toks, modules, false)
+	return ok, ok && imports
+}
+
+// pyWalk checks the tokens with the names imports bind; with importsOnly it
+// only reads the import statements.
+func pyWalk(toks []pyToken, modules map[string]string, importsOnly bool) (bool, bool) {
 	imports := false
 	start := true // at the start of a statement
 	for i := 0; i < len(toks); i++ {
@@ -366,6 +379,8 @@ func pyCheck(toks []pyToken) (bool, bool) {
 			i = next - 1
 			start = false
 			continue
+		case importsOnly:
+			continue
 		case pyAllKeywords[name]:
 			if !pyKeywords[name] {
 				return false, false
@@ -380,6 +395,9 @@ func pyCheck(toks []pyToken) (bool, bool) {
 			}
 			continue
 		}
+		if (name == "dir" || name == "hasattr") && (i+1 >= len(toks) || toks[i+1].value != "(" || i > 0 && toks[i-1].value == "def") {
+			return false, false // rebound: pyInspected relies on the builtins
+		}
 		mod, isModule := modules[name]
 		if !isModule {
 			switch {
@@ -390,6 +408,12 @@ func pyCheck(toks []pyToken) (bool, bool) {
 			case pyAllBuiltins[name] && !pyBuiltins[name]:
 				return false, false
 			}
+			continue
+		}
+		if mod == "" {
+			return false, false // a name imported from a module that does not list it
+		}
+		if pyInspected(toks, i) {
 			continue
 		}
 		// A module: follow its attributes while they name modules; the
@@ -416,6 +440,22 @@ func pyCheck(toks []pyToken) (bool, bool) {
 		i = j - 1
 	}
 	return true, imports
+}
+
+// pyInspected reports whether the name at toks[i] is only inspected: the
+// argument of dir(m) or the first of hasattr(m, name), which give names or
+// a truth value, never the module.
+func pyInspected(toks []pyToken, i int) bool {
+	if i < 2 || i+1 >= len(toks) || toks[i-1].value != "(" || toks[i-2].kind != 'a' || i >= 3 && toks[i-3].kind == 'o' && toks[i-3].value == "." {
+		return false
+	}
+	switch toks[i-2].value {
+	case "dir":
+		return toks[i+1].value == ")"
+	case "hasattr":
+		return toks[i+1].value == ","
+	}
+	return false
 }
 
 func allowed(list []string, attr string) bool {
@@ -517,8 +557,12 @@ func pyImport(toks []pyToken, i int, modules map[string]string) (int, bool) {
 			ok = bind(as, sub)
 		case allowed(pyModuleAttrs[mod], attr) && !strings.HasPrefix(attr, "_"):
 			ok = !pyAllBuiltins[as] && !strings.HasPrefix(as, "_")
-		default:
+		case attr == "*":
 			ok = false
+		default:
+			// from transformers import AutoModel: the import runs
+			// installed code only; any use of the name is refused.
+			ok = bind(as, "")
 		}
 		if !ok {
 			return 0, false

@@ -64,6 +64,14 @@ func TestPythonProverRealPython(t *testing.T) {
 		{`import antigravity`, false},
 		{`file("ran", "w").write("x")`, false}, // Python 2
 		{`type("A", (), {})`, false},
+		{"def f():\n    return os\nimport os\nf().remove('victim')", false},
+		{"def f():\n    return system\nfrom os import system\nf()('touch ran')", true},
+		{`from os import system as s; s("touch ran")`, true},
+		{`import os; dir = lambda m: m; dir(os).system("touch ran")`, true},
+		{"def dir(m):\n    return m\nimport os\ndir(os).system('touch ran')", true},
+		{"import os\nfor dir in [lambda m: m]:\n    dir(os).system('touch ran')", true},
+		{`import os; print(os)`, false},
+		{`import os; x = [os]`, false},
 	}
 	for _, a := range attacks {
 		if inert, _ := pythonInert(a.code); inert {
@@ -94,6 +102,8 @@ func TestPythonProverRealPython(t *testing.T) {
 		{`import hashlib; print(hashlib.sha256(b"x").hexdigest())`, true},
 		{`from os.path import join; print(join("a", "b"))`, true},
 		{"def f(n):\n    return n * 2\nprint(f(3))", false},
+		{`import fasttext; print(dir(fasttext), hasattr(fasttext, "train"))`, true},
+		{"try:\n    from moviepy.editor import VideoFileClip\n    print('moviepy is available')\nexcept ImportError:\n    print('no')", true},
 	}
 	for _, b := range benign {
 		inert, imports := pythonInert(b.code)
@@ -104,4 +114,25 @@ func TestPythonProverRealPython(t *testing.T) {
 			t.Errorf("benign %q created a file", b.code)
 		}
 	}
+}
+
+// FuzzPythonInert checks the prover on arbitrary code: it never panics, it
+// is deterministic, and code it proves stops being proven when a call of
+// open follows it. Seeds are in testdata/fuzz/FuzzPythonInert.
+func FuzzPythonInert(f *testing.F) {
+	f.Add(`import sys; print(sys.version)`)
+	f.Fuzz(func(t *testing.T, code string) {
+		inert, imports := pythonInert(code)
+		if again, againImports := pythonInert(code); again != inert || againImports != imports {
+			t.Fatalf("two checks of the same code differ")
+		}
+		if !inert && imports {
+			t.Fatalf("imports reported for code not proven")
+		}
+		if inert {
+			if more, _ := pythonInert(code + "\nopen('x', 'w')"); more {
+				t.Fatalf("%q proven, and still proven with open() after it", code)
+			}
+		}
+	})
 }

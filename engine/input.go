@@ -350,7 +350,16 @@ func (e *Engine) shellInput(ctx context.Context, in *Input, args map[string]any)
 			seg.Findings = append(seg.Findings, shellparse.Finding{Code: shellparse.FindProgramNotFound,
 				Message: seg.ProgramPath + " may lead through a name an earlier part of the command links or moves, so what it runs is only known at run time"})
 		}
-		e.programFacts(in, seg, written, created[i])
+		if seg.ContentKnown {
+			// What runs is the content the command wrote, checked by
+			// the parser, unless something may rewrite the file first.
+			if rewrittenBefore(sh.Segments, i, e.cat) {
+				seg.Findings = append(seg.Findings, shellparse.Finding{Code: shellparse.FindProgramModified,
+					Message: "a part of the command that may run first may rewrite the file " + seg.Program + " runs after this command wrote it"})
+			}
+		} else {
+			e.programFacts(in, seg, written, created[i])
+		}
 		if seg.ImportsCode && writtenBefore[i] {
 			seg.Findings = append(seg.Findings, shellparse.Finding{Code: shellparse.FindInlineCode,
 				Message: seg.Program + " runs inline code that imports modules, and a part of the command that may run first may write one of them"})
@@ -453,11 +462,39 @@ func scopeAfter(segs []SegmentInput, pred func(*shellparse.Segment) bool) []bool
 	return scope
 }
 
+// rewrittenBefore reports whether a segment other than i and those it runs
+// itself may create files under names gate does not see and may run before
+// segment i (see createScope).
+func rewrittenBefore(segs []SegmentInput, i int, cat *shellparse.Catalogue) bool {
+	late := segs[i].Background || hasContext(segs[i].Context, "while", "until", "for", "function", "procsubst", "coproc")
+	for j := range segs {
+		if j == i || within(segs, j, i) || !creates(segs[j].Segment, cat) {
+			continue
+		}
+		roams := segs[j].Background || hasContext(segs[j].Context, "while", "until", "for", "function", "pipe", "cmdsubst", "procsubst", "coproc")
+		if j < i || roams || late {
+			return true
+		}
+	}
+	return false
+}
+
+// within reports whether segment j was unwrapped from segment i.
+func within(segs []SegmentInput, j, i int) bool {
+	for p := segs[j].Parent; p >= 0 && p < len(segs); p = segs[p].Parent {
+		if p == i {
+			return true
+		}
+	}
+	return false
+}
+
 // creates reports whether a segment may create files under names gate does
 // not see: it writes to a path only known at run time, its program is not
 // known statically or is a file (a script), or its program is not in the
 // catalogue's makes_no_files. A wrapper that runs other segments is judged
-// by them, a function call by its body.
+// by them, a function call by its body, a script whose content is known by
+// its content.
 func creates(seg *shellparse.Segment, cat *shellparse.Catalogue) bool {
 	for _, r := range seg.Redirects {
 		if r.Write && !r.Dup && r.Dynamic {
@@ -470,7 +507,9 @@ func creates(seg *shellparse.Segment, cat *shellparse.Catalogue) bool {
 		}
 	}
 	switch {
-	case seg.Kind != shellparse.KindCommand || seg.FunctionCall:
+	case seg.Kind != shellparse.KindCommand || seg.FunctionCall || seg.ContentKnown:
+		// A script whose content the parser read is judged by the
+		// segments it runs (proven python code creates nothing).
 		return false
 	case seg.Program == "" || seg.ProgramPath != "":
 		return true

@@ -120,3 +120,63 @@ func TestInlineImports(t *testing.T) {
 		})
 	}
 }
+
+// TestWrittenScript: a script the command writes from a literal
+// here-document and then runs (bash x.sh, source x.sh, ./x.sh, python3
+// x.py) is judged by that content, unless the file may be written again or
+// rewritten by a part of the command that may run first, or its first line
+// names an interpreter gate does not read. Each case runs in real bash in a
+// root holding t.tar (x.sh, a script running rm): harm says whether the
+// command deletes victim.txt.
+func TestWrittenScript(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3 on PATH")
+	}
+	const rmScript = "cat <<'EOF' > x.sh\nrm victim.txt\nEOF\n"
+	const echoScript = "cat <<'EOF' > x.sh\necho hi\nEOF\n"
+	for _, tc := range []struct {
+		command string
+		want    string
+		code    Code
+		harm    bool
+	}{
+		{rmScript + "bash x.sh", Deny, CodeCommandExcluded, true},
+		{rmScript + "chmod +x x.sh && ./x.sh", Deny, CodeCommandExcluded, true},
+		{"cat <<'EOF' > s.sh\nrm victim.txt\nEOF\nsource s.sh", Deny, CodeCommandExcluded, true},
+		{echoScript + "echo 'rm victim.txt' >> x.sh; bash x.sh", Deny, CodeCommandUnprovable, true},
+		{echoScript + "tar xf t.tar; bash x.sh", Deny, CodeCommandUnprovable, true},
+		{echoScript + "bash x.sh; tar xf t.tar; bash x.sh", Deny, CodeCommandUnprovable, true},
+		{"cat <<'EOF' > x.py\nimport os\nos.remove('victim.txt')\nEOF\npython3 x.py", Deny, CodeCommandUnprovable, true},
+		{"cat <<'EOF' > x.sh\n#!/usr/bin/env python3\nimport os\nos.remove('victim.txt')\nEOF\nchmod +x x.sh; ./x.sh", Deny, CodeCommandUnprovable, true},
+		{"cat <<'EOF' > x.sh\n#!/usr/bin/perl\nunlink 'victim.txt'\nEOF\nchmod +x x.sh; ./x.sh", Deny, CodeCommandUnprovable, true},
+		{"mkdir sub; " + rmScript + "cd sub; bash x.sh", Deny, CodeCommandUnprovable, false},
+		{echoScript + "bash x.sh", Allow, "", false},
+		{echoScript + "chmod +x x.sh && ./x.sh && ./x.sh", Allow, "", false},
+		{"cat <<'EOF' > x.sh\n#!/bin/bash\nfor i in 1 2; do echo \"$i\"; done\nEOF\nchmod +x x.sh; ./x.sh", Allow, "", false},
+		{"cat <<'EOF' > x.py\nprint(1)\nEOF\npython3 x.py", Allow, "", false},
+	} {
+		t.Run(tc.command, func(t *testing.T) {
+			e := newTestEngine(t, exclude("run_shell_command(rm)"))
+			root := e.resolver.Root()
+			setup := exec.Command("bash", "-c", `set -e; mkdir src; printf 'rm victim.txt\n' > src/x.sh; tar cf t.tar -C src x.sh; rm -r src; echo v > victim.txt`)
+			setup.Dir = root
+			if out, err := setup.CombinedOutput(); err != nil {
+				t.Fatalf("setup: %v %s", err, out)
+			}
+			d, err := e.Decide(context.Background(), shellCall(tc.command))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Decision != tc.want || tc.code != "" && !hasCode(d, tc.code) {
+				t.Errorf("decision %+v, want %s %s", d, tc.want, tc.code)
+			}
+			run := exec.Command("bash", "-c", tc.command)
+			run.Dir = root
+			_ = run.Run()
+			_, err = os.Stat(filepath.Join(root, "victim.txt"))
+			if deleted := os.IsNotExist(err); deleted != tc.harm {
+				t.Errorf("victim.txt deleted: %v, want %v", deleted, tc.harm)
+			}
+		})
+	}
+}

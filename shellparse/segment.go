@@ -117,6 +117,12 @@ type Segment struct {
 	// python3 - <<EOF) that a prover read and found inert: the program
 	// does not read commands from the terminal.
 	ProvenCode bool `json:"proven_code,omitempty"`
+	// ContentKnown is set when the segment runs a file (./x.sh, bash x.sh,
+	// python3 x.py) whose content the command itself wrote from a literal
+	// here-document: the content was checked (inner segments, or proven
+	// code) instead of the file on disk. The engine makes it unprovable when
+	// a part of the command that may run first may rewrite the file.
+	ContentKnown bool `json:"content_known,omitempty"`
 	// Findings report what cannot be proven about this segment.
 	Findings []Finding `json:"findings"`
 }

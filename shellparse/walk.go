@@ -484,9 +484,10 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 	}
 	sc := scan(words, spec)
 	w.views(seg, words, spec, sc)
-	if seg.ProgramPath != "" && !seg.FunctionCall && w.wasWritten(seg.ProgramPath) {
+	if seg.ProgramPath != "" && !seg.FunctionCall && w.wasWritten(seg.ProgramPath) && !w.runContent(seg, seg.ProgramPath, c) {
 		seg.addFinding(FindScriptFile, "runs "+seg.ProgramPath+", which this command writes first")
 	}
+	w.recordContent(seg, words, stdinLit)
 	defer w.recordWrites(seg, spec)
 	if !seg.FunctionCall && seg.ProgramPath == "" {
 		switch seg.Program {
@@ -647,10 +648,16 @@ func (w *walker) recordWrites(seg *Segment, spec *ProgramSpec) {
 }
 
 func (w *walker) noteWritten(p string) {
-	if p == "" || p == "/dev/null" || len(w.written) >= maxWritten {
+	if p == "" || p == "/dev/null" {
 		return
 	}
-	w.written[path.Base(path.Clean(p))] = true
+	base := path.Base(path.Clean(p))
+	if !w.written[base] && len(w.written) >= maxWritten {
+		w.overflow = true
+		return
+	}
+	w.written[base] = true
+	w.writeCount[base]++
 }
 
 // wasWritten reports whether a file of this name may have been written

@@ -180,3 +180,50 @@ func TestWrittenScript(t *testing.T) {
 		})
 	}
 }
+
+// TestGitCleanDryRun: git clean -n only lists what it would remove and is
+// allowed under an rm exclude; with -e, whose value may be the -n, it asks.
+// Each case runs in a real git repository: harm says whether the untracked
+// file is removed.
+func TestGitCleanDryRun(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git on PATH")
+	}
+	for _, tc := range []struct {
+		command string
+		want    string
+		harm    bool
+	}{
+		{"git clean -n", Allow, false},
+		{"git clean --dry-run -d", Allow, false},
+		{"git clean -nf", Allow, false},
+		{"git clean -f", Ask, true},
+		{"git clean -f -e -n", Ask, true},
+		{"git clean -f --exclude=-n", Ask, true},
+		{"git clean -f -- -n .", Ask, true},
+	} {
+		t.Run(tc.command, func(t *testing.T) {
+			e := newTestEngine(t, exclude("run_shell_command(rm)"))
+			root := e.resolver.Root()
+			setup := exec.Command("bash", "-c", "git init -q . && echo v > victim.txt")
+			setup.Dir = root
+			if out, err := setup.CombinedOutput(); err != nil {
+				t.Fatalf("setup: %v %s", err, out)
+			}
+			d, err := e.Decide(context.Background(), shellCall(tc.command))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Decision != tc.want {
+				t.Errorf("decision %+v, want %s", d, tc.want)
+			}
+			run := exec.Command("bash", "-c", tc.command)
+			run.Dir = root
+			_ = run.Run()
+			_, err = os.Stat(filepath.Join(root, "victim.txt"))
+			if removed := os.IsNotExist(err); removed != tc.harm {
+				t.Errorf("victim.txt removed: %v, want %v", removed, tc.harm)
+			}
+		})
+	}
+}

@@ -185,6 +185,9 @@ func segmentValue(s *SegmentInput, contexts map[contextKey]*ast.Term) *ast.Term 
 	b.boolOmit("wrapper", s.Wrapper)
 	b.boolOmit("transparent", s.Transparent)
 	b.boolOmit("function_call", s.FunctionCall)
+	b.boolOmit("imports_code", s.ImportsCode)
+	b.boolOmit("proven_code", s.ProvenCode)
+	b.boolOmit("content_known", s.ContentKnown)
 	findings := make([]*ast.Term, len(s.Findings))
 	for i, f := range s.Findings {
 		fb := newObject(2)

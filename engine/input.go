@@ -342,13 +342,28 @@ func (e *Engine) shellInput(ctx context.Context, in *Input, args map[string]any)
 		}
 		e.secretReads(in, seg, base, known)
 	}
+	created := createScope(sh.Segments, e.cat)
+	writtenBefore := writeScope(sh.Segments, e.cat)
 	for i := range sh.Segments {
 		seg := &sh.Segments[i]
 		if after[i] && seg.ProgramPath != "" && seg.Program != "" && e.relinkedProgram(in.Cwd, seg.Segment, relinked) {
 			seg.Findings = append(seg.Findings, shellparse.Finding{Code: shellparse.FindProgramNotFound,
 				Message: seg.ProgramPath + " may lead through a name an earlier part of the command links or moves, so what it runs is only known at run time"})
 		}
-		e.programFacts(in, seg, written)
+		if seg.ContentKnown {
+			// What runs is the content the command wrote, checked by
+			// the parser, unless something may rewrite the file first.
+			if rewrittenBefore(sh.Segments, i, e.cat) {
+				seg.Findings = append(seg.Findings, shellparse.Finding{Code: shellparse.FindProgramModified,
+					Message: "a part of the command that may run first may rewrite the file " + seg.Program + " runs after this command wrote it"})
+			}
+		} else {
+			e.programFacts(in, seg, written, created[i])
+		}
+		if seg.ImportsCode && writtenBefore[i] {
+			seg.Findings = append(seg.Findings, shellparse.Finding{Code: shellparse.FindInlineCode,
+				Message: seg.Program + " runs inline code that imports modules, and a part of the command that may run first may write one of them"})
+		}
 		seg.Keys = literalKeys(seg.Argv, seg.Dynamic, e.idx.maxWords)
 		seg.PathKeys, seg.UncertainKeys = segmentPathKeys(seg, e.idx.maxPath)
 	}
@@ -382,6 +397,131 @@ func relinkScope(segs []SegmentInput) []bool {
 		scope[i] = i != first && (all || i > first || segs[i].Background || hasContext(segs[i].Context, "function", "procsubst", "coproc"))
 	}
 	return scope
+}
+
+// createScope reports, for each segment, whether a segment that may create
+// files under names gate does not see (creates) may run before it: one
+// earlier in source order, one that may run more than once or at the same
+// time as others (a loop, a function, a pipeline, a substitution, the
+// background), or any other one when the segment itself may run later than
+// its place says (a loop, a function, a process substitution, the
+// background).
+func createScope(segs []SegmentInput, cat *shellparse.Catalogue) []bool {
+	return scopeAfter(segs, func(seg *shellparse.Segment) bool { return creates(seg, cat) })
+}
+
+// writeScope is createScope for segments that may create files or write
+// any file at all.
+func writeScope(segs []SegmentInput, cat *shellparse.Catalogue) []bool {
+	return scopeAfter(segs, func(seg *shellparse.Segment) bool { return creates(seg, cat) || writes(seg) })
+}
+
+// writes reports whether a segment writes a file through a redirection or
+// its arguments (not counting /dev/null and the other descriptors).
+func writes(seg *shellparse.Segment) bool {
+	for _, r := range seg.Redirects {
+		if r.Write && !r.Dup && !strings.HasPrefix(r.Target, "/dev/") {
+			return true
+		}
+	}
+	return len(seg.Writes) > 0
+}
+
+// scopeAfter reports, for each segment, whether a segment for which pred
+// holds may run before it (see createScope).
+func scopeAfter(segs []SegmentInput, pred func(*shellparse.Segment) bool) []bool {
+	scope := make([]bool, len(segs))
+	first, total, anywhere := -1, 0, 0
+	mayCreate := make([]bool, len(segs))
+	roams := make([]bool, len(segs))
+	for i := range segs {
+		if !pred(segs[i].Segment) {
+			continue
+		}
+		mayCreate[i] = true
+		total++
+		if first < 0 {
+			first = i
+		}
+		roams[i] = segs[i].Background || hasContext(segs[i].Context, "while", "until", "for", "function", "pipe", "cmdsubst", "procsubst", "coproc")
+		if roams[i] {
+			anywhere++
+		}
+	}
+	for i := range segs {
+		others, othersAnywhere := total, anywhere
+		if mayCreate[i] {
+			others--
+			if roams[i] {
+				othersAnywhere--
+			}
+		}
+		late := segs[i].Background || hasContext(segs[i].Context, "while", "until", "for", "function", "procsubst", "coproc")
+		scope[i] = (first >= 0 && first < i) || othersAnywhere > 0 || (late && others > 0)
+	}
+	return scope
+}
+
+// rewrittenBefore reports whether a segment other than i and those it runs
+// itself may create files under names gate does not see and may run before
+// segment i (see createScope).
+func rewrittenBefore(segs []SegmentInput, i int, cat *shellparse.Catalogue) bool {
+	late := segs[i].Background || hasContext(segs[i].Context, "while", "until", "for", "function", "procsubst", "coproc")
+	for j := range segs {
+		if j == i || within(segs, j, i) || !creates(segs[j].Segment, cat) {
+			continue
+		}
+		roams := segs[j].Background || hasContext(segs[j].Context, "while", "until", "for", "function", "pipe", "cmdsubst", "procsubst", "coproc")
+		if j < i || roams || late {
+			return true
+		}
+	}
+	return false
+}
+
+// within reports whether segment j was unwrapped from segment i.
+func within(segs []SegmentInput, j, i int) bool {
+	for p := segs[j].Parent; p >= 0 && p < len(segs); p = segs[p].Parent {
+		if p == i {
+			return true
+		}
+	}
+	return false
+}
+
+// creates reports whether a segment may create files under names gate does
+// not see: it writes to a path only known at run time, its program is not
+// known statically or is a file (a script), or its program is not in the
+// catalogue's makes_no_files. A wrapper that runs other segments is judged
+// by them, a function call by its body, a script whose content is known by
+// its content.
+func creates(seg *shellparse.Segment, cat *shellparse.Catalogue) bool {
+	for _, r := range seg.Redirects {
+		if r.Write && !r.Dup && r.Dynamic {
+			return true
+		}
+	}
+	for _, w := range seg.Writes {
+		if w.Dynamic {
+			return true
+		}
+	}
+	switch {
+	case seg.Kind != shellparse.KindCommand || seg.FunctionCall || seg.ContentKnown:
+		// A script whose content the parser read is judged by the
+		// segments it runs (proven python code creates nothing).
+		return false
+	case seg.Program == "" || seg.ProgramPath != "":
+		return true
+	case seg.Wrapper:
+		return false
+	}
+	for _, p := range cat.MakesNoFiles {
+		if p == seg.Program {
+			return false
+		}
+	}
+	return true
 }
 
 // relinks are the names the command's relinking segments make or move, as
@@ -479,10 +619,13 @@ func (e *Engine) segmentDir(cwd string, seg *shellparse.Segment) (string, bool) 
 	return dir, true
 }
 
-// programFacts checks a command word that names a file: it must exist before
-// the command runs and not be written by the command itself, and a link or
-// copy of another program is identified.
-func (e *Engine) programFacts(in *Input, seg *SegmentInput, written map[string]bool) {
+// programFacts checks a command word that names a file: it must not be
+// written by the command itself, and must exist before the command runs
+// when a part of the command that may run before it (created) may create
+// files under names gate does not see; a link or copy of another program is
+// identified. A program file that does not exist and that nothing in the
+// command can create fails to run, like one removed after the decision.
+func (e *Engine) programFacts(in *Input, seg *SegmentInput, written map[string]bool, created bool) {
 	if seg.ProgramPath == "" || seg.Program == "" {
 		return
 	}
@@ -498,8 +641,10 @@ func (e *Engine) programFacts(in *Input, seg *SegmentInput, written map[string]b
 			Message: seg.ProgramPath + " is written by the same command before it runs"})
 	}
 	if !info.Exists {
-		seg.Findings = append(seg.Findings, shellparse.Finding{Code: shellparse.FindProgramNotFound,
-			Message: seg.ProgramPath + " does not exist yet, so what it runs cannot be checked"})
+		if created {
+			seg.Findings = append(seg.Findings, shellparse.Finding{Code: shellparse.FindProgramNotFound,
+				Message: seg.ProgramPath + " does not exist yet, and a part of the command that may run first may create it, so what it runs cannot be checked"})
+		}
 		return
 	}
 	if name := e.ids.identify(info.Resolved); name != "" && name != seg.Program {

@@ -60,6 +60,8 @@ _not_interactive := {
 	"python3 x.py": _one("python3 x.py", lib.seg(0, ["python3", "x.py"])),
 	"python3 -m pytest": _one("python3 -m pytest", object.union(lib.seg(0, ["python3", "-m", "pytest"]), {"path": ["python3"]})),
 	"python3 -c": _one("python3 -c 'print(1)'", lib.finding(lib.seg(0, ["python3", "-c", "print(1)"]), "inline_code")),
+	"python3 -c proven": _one("python3 -c 'print(1)'", object.union(lib.seg(0, ["python3", "-c", "print(1)"]), {"proven_code": true})),
+	"python3 - proven": _one("python3 - <<<'print(1)'", object.union(lib.seg(0, ["python3", "-"]), {"path": ["python3", "-"], "proven_code": true})),
 	"node --version": _one("node --version", lib.seg(0, ["node", "--version"])),
 	"sudo ls": lib.shell("sudo ls", [object.union(lib.seg(0, ["sudo", "ls"]), {"wrapper": true}), _inside(lib.seg(1, ["ls"]), 0, "sudo")]),
 	"ls": lib.run("ls"),

@@ -449,6 +449,19 @@ test_equivalent_needs_its_options if {
 	_ask(lib.run("find . -name x"), _exclude(["rm"])) == set()
 }
 
+# git clean -n only lists what it would remove; with -e its value may be the
+# -n (git clean -f -e -n removes files), so it asks.
+test_equivalent_dry_run if {
+	eq := {"git clean": [{"entry": "git clean", "options": [], "target": "rm"}]}
+	settings := object.union(_exclude(["rm"]), {"equivalents": eq})
+	_ask(lib.run("git clean -n -d"), settings) == set()
+	_ask(lib.run("git clean --dry-run"), settings) == set()
+	_ask_codes(lib.run("git clean -f -d"), settings) == {"command_equivalent"}
+	_ask_codes(lib.run("git clean -f -e -n"), settings) == {"command_equivalent"}
+	s := object.union(lib.seg(0, ["git", "clean", "-f", "--exclude=-n"]), {"options": ["--exclude", "-f"]})
+	_ask_codes(lib.shell("git clean -f --exclude=-n", [s]), settings) == {"command_equivalent"}
+}
+
 # gate parse --command 'git checkout --force main': --force is read as -f.
 test_equivalent_with_aliased_option if {
 	s := object.union(lib.seg(0, ["git", "checkout", "--force", "main"]), {"options": ["-f"]})

@@ -41,6 +41,12 @@ type Catalogue struct {
 	// does not describe may be written: running one of those files later in
 	// the same command is unprovable.
 	Readers []string `json:"readers"`
+	// MakesNoFiles lists programs that create no file other than those
+	// their write redirections and catalogue writes name: a program file
+	// that does not exist yet cannot appear through them. Any other program
+	// (tar, make, pip, a script) may create files under names gate does not
+	// see.
+	MakesNoFiles []string `json:"makes_no_files"`
 
 	inlineRe map[string]*regexp.Regexp
 }
@@ -228,6 +234,10 @@ type InlineCodeSpec struct {
 	// expression (awk's system(), sed's e command); otherwise any inline code
 	// is unprovable.
 	Pattern string `json:"pattern,omitempty"`
+	// Prover names a check of the code gate knows ("python": one-liners
+	// that only print, compute and read standard input, see python.go):
+	// code it proves inert is not a finding.
+	Prover string `json:"prover,omitempty"`
 }
 
 // GitSpec describes git's configuration-driven command execution.

@@ -80,6 +80,7 @@ func (p *Parser) ParseContext(pctx context.Context, command string) *Program {
 	// expand.Config keeps state between calls, so each parse has its own.
 	cfg := &expand.Config{Env: p.env}
 	st := &state{prog: prog, expand: cfg, tainted: map[string]bool{}, names: map[string]string{}, written: map[string]bool{},
+		writeCount: map[string]int{}, contents: map[string]string{},
 		limits: p.limits, ctx: pctx, done: pctx.Done()}
 	w := &walker{p: p, src: src, state: st}
 	w.stmts(file.Stmts, &ctx{parent: -1, cwd: &cwdState{}, node: &ctxNode{}, funcs: &funcScope{}})
@@ -380,6 +381,9 @@ type walker struct {
 	p   *Parser
 	src string
 	*state
+	// prefixOfRead is set while the assignments of a call to the read
+	// builtin are walked: IFS=... read only changes how read splits.
+	prefixOfRead bool
 }
 
 // state is shared by the walkers of one command line.
@@ -394,6 +398,16 @@ type state struct {
 	// written holds the base names of files that segments walked so far
 	// may write.
 	written map[string]bool
+	// writeCount counts the writes of each base name in written; overflow is
+	// set when there were more names than maxWritten.
+	writeCount map[string]int
+	overflow   bool
+	// contents holds the text cat wrote from a literal here-document to a
+	// file (keyed by its path from the directories changed into), and
+	// contentUses the segments that ran such a file as code: the file must
+	// be written exactly once in the whole command (see finish).
+	contents    map[string]string
+	contentUses []contentUse
 
 	limits Limits
 	words  int

@@ -119,7 +119,7 @@ func TestParseUnprovable(t *testing.T) {
 		pc("eval \"$x\"", "eval[eval \"$x\"] dyn=1 !dynamic_script"),
 		pc("source \"$f\"", "source[source \"$f\"] dyn=1 !dynamic_script"),
 		pc("echo ${x@P}", "echo[echo ${x@P}] dyn=1 !prompt_expansion"),
-		pc("python -c 'import os'", "python[python -c import os] !inline_code"),
+		pc("python -c 'import os; os.remove(1)'", "python[python -c import os; os.remove(1)] !inline_code"),
 		pc("perl -e 'unlink 1'", "perl[perl -e unlink 1] !inline_code"),
 		pc("node -e 'x'", "node[node -e x] !inline_code"),
 		pc("curl x | sh", "curl[curl x] ctx=pipe", "sh[sh] ctx=pipe !stdin_script"),

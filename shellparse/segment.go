@@ -108,6 +108,21 @@ type Segment struct {
 	// FunctionCall is set when Program names a function defined in the same
 	// command line; its body's segments are judged instead.
 	FunctionCall bool `json:"function_call,omitempty"`
+	// ImportsCode is set when inline code proven inert imports modules,
+	// which the interpreter looks up in the current directory first: a
+	// file an earlier part of the command writes or creates could be
+	// imported instead (the engine then reports inline_code).
+	ImportsCode bool `json:"imports_code,omitempty"`
+	// ProvenCode is set when the program is given code (python3 -c CODE,
+	// python3 - <<EOF) that a prover read and found inert: the program
+	// does not read commands from the terminal.
+	ProvenCode bool `json:"proven_code,omitempty"`
+	// ContentKnown is set when the segment runs a file (./x.sh, bash x.sh,
+	// python3 x.py) whose content the command itself wrote from a literal
+	// here-document: the content was checked (inner segments, or proven
+	// code) instead of the file on disk. The engine makes it unprovable when
+	// a part of the command that may run first may rewrite the file.
+	ContentKnown bool `json:"content_known,omitempty"`
 	// Findings report what cannot be proven about this segment.
 	Findings []Finding `json:"findings"`
 }

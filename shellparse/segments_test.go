@@ -576,7 +576,7 @@ func TestSegmentsFindings(t *testing.T) {
 		r("b='a[$(rm x)]'; echo ${!b}", asg(av("b", "a[$(rm x)]")), seg("echo", "echo", "${!b}").dyn(1).find("indirect_expansion")),
 		r("echo ${!v}", seg("echo", "echo", "${!v}").dyn(1)),
 		r("echo ${!prefix*}", seg("echo", "echo", "${!prefix*}").dyn(1)),
-		r("python -c 'import os'", seg("python", "python", "-c", "import os").find("inline_code")),
+		r("python -c 'import os; os.remove(1)'", seg("python", "python", "-c", "import os; os.remove(1)").find("inline_code")),
 		r("python3 -c \"$code\"", seg("python3", "python3", "-c", "\"$code\"").dyn(2).find("inline_code")),
 		r("python script.py", seg("python", "python", "script.py")),
 		r("echo 'print(1)' | python", seg("echo", "echo", "print(1)").in("pipe"), seg("python", "python").in("pipe").find("inline_code")),
@@ -631,6 +631,14 @@ func TestSegmentsFindings(t *testing.T) {
 			seg("echo", "echo", "$(( arr[0] ))").dyn(1).find("arithmetic_injection"),
 		),
 		r("echo $((x)); x=$1", seg("echo", "echo", "$((x))").dyn(1).find("arithmetic_injection"), asg(avDyn("x", "$1"))),
+		// A counter assigned an arithmetic expansion holds a number.
+		r("i=0; i=$((i+1)); echo $((i))", asg(av("i", "0")), asg(avDyn("i", "$((i+1))")), seg("echo", "echo", "$((i))").dyn(1)),
+		r("i=$[i+1]; (( i < 3 ))", asg(avDyn("i", "$[i+1]")), tst("((", "((", "i < 3", "))")),
+		// ... but not one whose expression reads an untrusted value, nor one
+		// with more text around the expansion.
+		r("read x; i=$((x+1))", seg("read", "read", "x"), asg(avDyn("i", "$((x+1))")).find("arithmetic_injection")),
+		r("i=a$((1)); echo $((i))", asg(avDyn("i", "a$((1))")), seg("echo", "echo", "$((i))").dyn(1).find("arithmetic_injection")),
+		r("i=$((1)); i=$1; echo $((i))", asg(avDyn("i", "$((1))")), asg(avDyn("i", "$1")), seg("echo", "echo", "$((i))").dyn(1).find("arithmetic_injection")),
 		r("git -c \"alias.x=$v\" x", seg("git", "git", "-c", "\"alias.x=$v\"", "x").dyn(2).find("git_config_code")),
 		r("git -c $kv x", seg("git", "git", "-c", "$kv", "x").dyn(2).find("git_config_code")),
 		r("git -c core.hooksPath=/tmp/h commit", seg("git", "git", "-c", "core.hooksPath=/tmp/h", "commit").find("git_config_code")),
@@ -649,7 +657,14 @@ func TestSegmentsFindings(t *testing.T) {
 		r("PATH=/tmp:$PATH ls", seg("ls", "ls").as(avDyn("PATH", "/tmp:$PATH")).find("env_code")),
 		r("PATH=$PATH:/tmp ls", seg("ls", "ls").as(avDyn("PATH", "$PATH:/tmp"))),
 		r("PATH=/tmp ls", seg("ls", "ls").as(av("PATH", "/tmp")).find("env_code")),
-		r("IFS=x read a", seg("read", "read", "a").as(av("IFS", "x")).find("env_code")),
+		r("IFS=x read a", seg("read", "read", "a").as(av("IFS", "x"))),
+		r("while IFS= read -r l; do echo \"$l\"; done", seg("read", "read", "-r", "l").in("while").as(av("IFS", "")), seg("echo", "echo", "\"$l\"").in("while").dyn(1)),
+		// IFS set for the rest of the shell, or for another program or a
+		// function named read, stays unprovable.
+		r("IFS=x; read a", asg(av("IFS", "x")).find("env_code"), seg("read", "read", "a")),
+		r("IFS=x cat f", seg("cat", "cat", "f").as(av("IFS", "x")).find("env_code")),
+		r("read() { :; }; IFS=x read a", seg(":", ":").in("function/block"), seg("read", "read", "a").fn().as(av("IFS", "x")).find("env_code")),
+		r("IFS=x \\read a", seg("read", "read", "a").as(av("IFS", "x")).find("env_code")),
 		r("LD_PRELOAD=/x.so ls", seg("ls", "ls").as(av("LD_PRELOAD", "/x.so")).find("env_code")),
 		r("GIT_SSH_COMMAND=\"$c\" git fetch", seg("git", "git", "fetch").as(avDyn("GIT_SSH_COMMAND", "\"$c\"")).find("env_code")),
 		r("PS4='$(rm x)' bash -x -c ls",

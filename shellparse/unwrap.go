@@ -88,6 +88,13 @@ func (w *walker) scriptFile(owner *Segment, words []wordInfo, via string, c *ctx
 		owner.addFinding(FindStdinScript, via+" runs a script read from "+v+", which is not known statically")
 		return
 	} else if w.wasWritten(v) {
+		if content, ok := w.knownContent(owner, v); ok {
+			// bash FILE and source FILE read the file as a script,
+			// whatever its first line says.
+			owner.ContentKnown = true
+			w.script(content, owner, via+" "+v, c, via == "source" || via == ".")
+			return
+		}
 		owner.addFinding(FindScriptFile, via+" runs "+v+", which this command writes first")
 	}
 	seg := w.inner(owner, words, via, c, nil, nil)
@@ -430,6 +437,13 @@ func (w *walker) inlineCode(seg *Segment, words []wordInfo, spec *ProgramSpec, s
 	}
 	re := w.p.cat.inlineRe[seg.Program]
 	for _, v := range code {
+		if !v.Dynamic && ic.Prover == "python" {
+			if inert, imports := pythonInert(v.Value); inert {
+				seg.ImportsCode = seg.ImportsCode || imports
+				seg.ProvenCode = true
+				continue
+			}
+		}
 		switch {
 		case v.Dynamic:
 			seg.addFinding(FindInlineCode, seg.Program+" runs code that is not known statically")
@@ -455,6 +469,15 @@ func (w *walker) programFile(seg *Segment, v Word, via string, c *ctx) {
 	case matchAny(stdinPaths, path.Clean(v.Value)) || v.Value == "-":
 		seg.addFinding(FindInlineCode, via+" runs a program read from "+v.Value+", which is not known statically")
 	case w.wasWritten(v.Value):
+		if ic := w.p.cat.program(seg.Program).InlineCode; ic != nil && ic.Prover == "python" && via == seg.Program {
+			if content, ok := w.knownContent(seg, v.Value); ok {
+				if inert, imports := pythonInert(content); inert {
+					seg.ContentKnown, seg.ProvenCode = true, true
+					seg.ImportsCode = seg.ImportsCode || imports
+					return
+				}
+			}
+		}
 		seg.addFinding(FindInlineCode, via+" runs "+v.Value+", which this command writes first")
 	}
 }
@@ -661,8 +684,140 @@ func (w *walker) splitWords(text string, owner *Segment) []wordInfo {
 	return out
 }
 
+// contentUse is a segment that ran a file whose content the command wrote
+// (base is the file's base name).
+type contentUse struct {
+	owner *Segment
+	base  string
+}
+
+// contentKey is the path a segment names p by: p after the directories the
+// segment changed into, or "" when they are not known.
+func contentKey(seg *Segment, p string) string {
+	if seg.ChdirUnknown || p == "" {
+		return ""
+	}
+	if path.IsAbs(p) {
+		return path.Clean(p)
+	}
+	dir := "."
+	for _, d := range seg.Chdir {
+		if path.IsAbs(d) {
+			dir = d
+		} else {
+			dir = path.Join(dir, d)
+		}
+	}
+	return path.Join(dir, p)
+}
+
+// recordContent remembers what cat writes from a literal here-document or
+// here-string (cat <<'EOF' > x.sh) to one file, when it surely runs to
+// completion before what follows it (not in the background, a pipeline or
+// a substitution).
+func (w *walker) recordContent(seg *Segment, words []wordInfo, stdinLit *string) {
+	if stdinLit == nil || seg.Program != "cat" || seg.ProgramPath != "" || seg.FunctionCall || len(words) != 1 ||
+		seg.Background || contextHas(seg.Context, "pipe", "cmdsubst", "procsubst", "coproc", "function") {
+		return
+	}
+	target := ""
+	for _, r := range seg.Redirects {
+		if !r.Write || r.Dup {
+			continue
+		}
+		if target != "" || r.Dynamic || r.Inherited || (r.Op != ">" && r.Op != ">|") || (r.FD != "" && r.FD != "1") {
+			return
+		}
+		target = r.Target
+	}
+	if key := contentKey(seg, target); key != "" && len(w.contents) < maxWritten {
+		w.contents[key] = *stdinLit
+	}
+}
+
+// knownContent returns the content the command wrote to the file p that
+// owner runs, and records the use for finish.
+func (w *walker) knownContent(owner *Segment, p string) (string, bool) {
+	content, ok := w.contents[contentKey(owner, p)]
+	if !ok {
+		return "", false
+	}
+	w.contentUses = append(w.contentUses, contentUse{owner: owner, base: path.Base(path.Clean(p))})
+	return content, true
+}
+
+// runContent reads a program file the command wrote from a here-document
+// and runs (./x.sh) as what its first line says: a shell script (no #!
+// line, or bash or sh) or a python3 program the prover checks.
+func (w *walker) runContent(seg *Segment, p string, c *ctx) bool {
+	content, ok := w.contents[contentKey(seg, p)]
+	if !ok {
+		return false
+	}
+	switch interpreterOf(content) {
+	case "sh":
+		w.knownContent(seg, p)
+		seg.ContentKnown = true
+		w.script(content, seg, p, c, false)
+		return true
+	case "python":
+		inert, imports := pythonInert(content)
+		if !inert {
+			return false
+		}
+		w.knownContent(seg, p)
+		seg.ContentKnown, seg.ProvenCode = true, true
+		seg.ImportsCode = seg.ImportsCode || imports
+		return true
+	}
+	return false
+}
+
+// interpreterOf returns "sh" for a script without a #! line or whose #!
+// line names bash or sh (directly or through env), "python" for python3
+// or python, and "" otherwise.
+func interpreterOf(content string) string {
+	if !strings.HasPrefix(content, "#!") {
+		return "sh"
+	}
+	line, _, _ := strings.Cut(content[2:], "\n")
+	f := strings.Fields(line)
+	if len(f) == 0 {
+		return ""
+	}
+	name := path.Base(f[0])
+	if name == "env" && len(f) == 2 {
+		name = f[1]
+	} else if name == "env" || len(f) > 1 && name != "bash" && name != "sh" {
+		return ""
+	}
+	switch name {
+	case "bash", "sh":
+		return "sh"
+	case "python3", "python":
+		return "python"
+	}
+	return ""
+}
+
+func contextHas(context []string, names ...string) bool {
+	for _, c := range context {
+		for _, n := range names {
+			if c == n {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // finish reports arithmetic and indirect expansions of tainted variables.
 func (w *walker) finish() {
+	for _, u := range w.contentUses {
+		if w.overflow || w.writeCount[u.base] != 1 {
+			u.owner.addFinding(FindScriptFile, "runs "+u.base+", which this command writes more than once or in a way gate does not see")
+		}
+	}
 	// Taint flows from b to every a assigned a=b, and on from there.
 	from := map[string][]string{}
 	for a, b := range w.names {

@@ -12,9 +12,11 @@ import (
 func (w *walker) call(call *syntax.CallExpr, redirs []Redirect, stdinLit *string, c *ctx) {
 	seg := w.newSegment(c, KindCommand)
 	seg.Redirects = redirs
+	w.prefixOfRead = callsRead(call, c)
 	for _, a := range call.Assigns {
 		w.assign(a, seg, c, fixed(seg))
 	}
+	w.prefixOfRead = false
 	var words []wordInfo
 	for _, arg := range call.Args {
 		fs, ok := w.fields(arg)
@@ -279,6 +281,9 @@ func (w *walker) assign(a *syntax.Assign, seg *Segment, c *ctx, owner ownerFn) {
 		return
 	}
 	switch {
+	case a.Value != nil && numeric(a.Value):
+		// x=$((x+1)): the value is a number, whatever the expression's
+		// variables hold (their own uses are checked where they are read).
 	case v.Dynamic || strings.ContainsAny(v.Value, "[$`"):
 		w.tainted[name] = true
 	case isName(v.Value):
@@ -316,6 +321,9 @@ func (w *walker) specialVar(name string, v Word, seg *Segment, c *ctx) {
 	case name == "PATH" && !v.Dynamic && (strings.HasPrefix(v.Value, "$PATH:") || strings.HasPrefix(v.Value, "${PATH}:")):
 		// Appending to PATH keeps how existing names resolve.
 	case name == "PATH" && v.Dynamic && appendsPath(v.Value):
+	case name == "IFS" && w.prefixOfRead:
+		// IFS= read -r line: the assignment lasts for read only, and
+		// only changes how the line read is split.
 	case matchAny(cat.EnvUnprovable, name) && !matchAny(cat.EnvInert, name):
 		seg.addFinding(FindEnvCode, "setting "+name+" changes which code runs in a way that cannot be checked")
 	}
@@ -476,9 +484,10 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 	}
 	sc := scan(words, spec)
 	w.views(seg, words, spec, sc)
-	if seg.ProgramPath != "" && !seg.FunctionCall && w.wasWritten(seg.ProgramPath) {
+	if seg.ProgramPath != "" && !seg.FunctionCall && w.wasWritten(seg.ProgramPath) && !w.runContent(seg, seg.ProgramPath, c) {
 		seg.addFinding(FindScriptFile, "runs "+seg.ProgramPath+", which this command writes first")
 	}
+	w.recordContent(seg, words, stdinLit)
 	defer w.recordWrites(seg, spec)
 	if !seg.FunctionCall && seg.ProgramPath == "" {
 		switch seg.Program {
@@ -639,10 +648,16 @@ func (w *walker) recordWrites(seg *Segment, spec *ProgramSpec) {
 }
 
 func (w *walker) noteWritten(p string) {
-	if p == "" || p == "/dev/null" || len(w.written) >= maxWritten {
+	if p == "" || p == "/dev/null" {
 		return
 	}
-	w.written[path.Base(path.Clean(p))] = true
+	base := path.Base(path.Clean(p))
+	if !w.written[base] && len(w.written) >= maxWritten {
+		w.overflow = true
+		return
+	}
+	w.written[base] = true
+	w.writeCount[base]++
 }
 
 // wasWritten reports whether a file of this name may have been written
@@ -931,4 +946,41 @@ func (w *walker) chdir(words []wordInfo, sc *scanResult, c *ctx) {
 		return
 	}
 	c.cwd.dirs = append(c.cwd.dirs, v.Value)
+}
+
+// numeric reports whether a word's value can only be a number: digits, signs
+// and arithmetic expansions ($((...)), $[...]), whose result bash prints as
+// an integer. Assigning it cannot put a subscript or an expansion into the
+// variable.
+func numeric(word *syntax.Word) bool {
+	if len(word.Parts) == 0 {
+		return false
+	}
+	for _, part := range word.Parts {
+		switch p := part.(type) {
+		case *syntax.ArithmExp:
+		case *syntax.Lit:
+			if strings.Trim(p.Value, "0123456789-+") != "" {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// callsRead reports whether a call runs the read, mapfile or readarray
+// builtin itself: its command word is literally one of them and no function
+// of that name is defined.
+func callsRead(call *syntax.CallExpr, c *ctx) bool {
+	if len(call.Args) == 0 {
+		return false
+	}
+	name := call.Args[0].Lit()
+	switch name {
+	case "read", "mapfile", "readarray":
+		return !c.funcs.names[name]
+	}
+	return false
 }

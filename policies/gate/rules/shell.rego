@@ -220,6 +220,22 @@ ask contains {
 	every option in equivalent.options {
 		option in seg.options
 	}
+	not dry_run(seg)
+}
+
+# METADATA
+# description: |
+#   The segment only reports what it would do (git clean -n): one of the
+#   options of a data.gate.dry_run entry for one of its path keys is given,
+#   and none of the entry's unless options.
+dry_run(seg) if {
+	some key in seg.path_keys
+	entry := data.gate.dry_run[key]
+	some option in entry.options
+	option in seg.options
+	every other in object.get(entry, "unless", []) {
+		not other in seg.options
+	}
 }
 
 # An exclude entry covers target when its words are target's or a prefix of
@@ -307,6 +323,7 @@ interactive(seg) if {
 	count(seg.findings) == 0
 	_no_program(seg)
 	not _file_option(seg, code)
+	not seg.proven_code
 	not _exits(seg)
 }
 

@@ -1,0 +1,229 @@
+package engine
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// TestMissingProgram: a program file that does not exist when the command
+// is decided is unprovable when a part of the command that may run first
+// may create it under a name gate does not see (tar, cp -r, a program file),
+// and not otherwise. Each case also runs in real bash in a fresh root
+// holding a tar archive (x, a copy of rm; s, a script running rm) and a
+// directory d with copies of rm (x) and cp (c): the denied commands do
+// delete victim.txt, the allowed ones cannot.
+func TestMissingProgram(t *testing.T) {
+	rm, err := exec.LookPath("rm")
+	if err != nil {
+		t.Skip("no rm on PATH")
+	}
+	for _, tc := range []struct {
+		command string
+		deny    bool
+	}{
+		{"tar xf t.tar && ./x victim.txt", true},
+		{"cp -r d e && ./e/x victim.txt", true},
+		{"tar xf t.tar; bash s victim.txt", true},
+		{"./x victim.txt $(tar xf t.tar)", true},
+		{"f() { ./x victim.txt; }; tar xf t.tar; f", true},
+		{"for i in 1 2; do ./x victim.txt; tar xf t.tar; done", true},
+		{"tar xf t.tar & sleep 1; ./x victim.txt", true},
+		{"d/c -r d e; ./e/x victim.txt", true}, // a program file (here cp) may create anything
+		// Nothing that may run first creates files gate does not see: the
+		// program fails to start.
+		{"./x victim.txt", false},
+		{"mkdir -p out && echo start && ./x victim.txt", false},
+		{"./x victim.txt && tar xf t.tar", false},
+		{"cd out 2>/dev/null; bash s victim.txt", false},
+	} {
+		t.Run(tc.command, func(t *testing.T) {
+			e := newTestEngine(t, exclude("run_shell_command(rm)"))
+			root := e.resolver.Root()
+			setup := exec.Command("bash", "-c", `set -e; mkdir src d; cp "$1" src/x; cp "$1" d/x; cp "$(command -v cp)" d/c; printf 'rm "$1"\n' > src/s; tar cf t.tar -C src x s; rm -r src; echo v > victim.txt`, "bash", rm)
+			setup.Dir = root
+			if out, err := setup.CombinedOutput(); err != nil {
+				t.Fatalf("setup: %v %s", err, out)
+			}
+			d, err := e.Decide(context.Background(), shellCall(tc.command))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.deny && (d.Decision != Deny || !hasCode(d, CodeCommandUnprovable)) {
+				t.Errorf("decision %+v, want command_unprovable", d)
+			}
+			if !tc.deny && d.Decision != Allow {
+				t.Errorf("decision %+v, want allow", d)
+			}
+			run := exec.Command("bash", "-c", tc.command)
+			run.Dir = root
+			_ = run.Run()
+			_, err = os.Stat(filepath.Join(root, "victim.txt"))
+			if deleted := os.IsNotExist(err); deleted != tc.deny {
+				t.Errorf("victim.txt deleted: %v, want %v", deleted, tc.deny)
+			}
+		})
+	}
+}
+
+// TestInlineImports: a python3 one-liner proven inert that imports modules
+// is unprovable when a part of the command that may run first writes or
+// may create a file, which python3 -c would import from the current
+// directory instead. Each case runs in real bash: the denied ones delete
+// victim.txt through a planted json.py.
+func TestInlineImports(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3 on PATH")
+	}
+	plant := `import os; os.remove("victim.txt"); dumps = str`
+	for _, tc := range []struct {
+		command string
+		deny    bool
+	}{
+		{"echo '" + plant + "' > json.py; python3 -c 'import json; print(json.dumps(1))'", true},
+		{"printf '%s' '" + plant + "' | tee json.py >/dev/null && python3 -c 'import json; print(json.dumps(1))'", true},
+		{"tar xf t.tar && python3 -c 'import json; print(json.dumps(1))'", true},
+		{"python3 - <<'EOF'\nimport os; os.remove('victim.txt')\nEOF", true},
+		{"python3 -c 'import json; print(json.dumps(1))' > out.txt", false},
+		{"python3 -c 'import json; print(json.dumps(1))' && echo '" + plant + "' > json.py", false},
+		{"python3 -c 'print(len(\"abc\"))'", false},
+		{"python3 - <<'EOF'\nimport sys\nprint(sys.version)\nEOF", false},
+		{"echo '{\"a\": 1}' | python3 -c 'import json, sys; print(json.load(sys.stdin)[\"a\"])'", false},
+	} {
+		t.Run(tc.command, func(t *testing.T) {
+			e := newTestEngine(t, exclude("run_shell_command(rm)"))
+			root := e.resolver.Root()
+			setup := exec.Command("bash", "-c", `set -e; mkdir src; printf '%s\n' "$1" > src/json.py; tar cf t.tar -C src json.py; rm -r src; echo v > victim.txt`, "bash", plant)
+			setup.Dir = root
+			if out, err := setup.CombinedOutput(); err != nil {
+				t.Fatalf("setup: %v %s", err, out)
+			}
+			d, err := e.Decide(context.Background(), shellCall(tc.command))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.deny && (d.Decision != Deny || !hasCode(d, CodeCommandUnprovable)) {
+				t.Errorf("decision %+v, want command_unprovable", d)
+			}
+			if !tc.deny && d.Decision != Allow {
+				t.Errorf("decision %+v, want allow", d)
+			}
+			run := exec.Command("bash", "-c", tc.command)
+			run.Dir = root
+			_ = run.Run()
+			_, err = os.Stat(filepath.Join(root, "victim.txt"))
+			if deleted := os.IsNotExist(err); deleted != tc.deny {
+				t.Errorf("victim.txt deleted: %v, want %v", deleted, tc.deny)
+			}
+		})
+	}
+}
+
+// TestWrittenScript: a script the command writes from a literal
+// here-document and then runs (bash x.sh, source x.sh, ./x.sh, python3
+// x.py) is judged by that content, unless the file may be written again or
+// rewritten by a part of the command that may run first, or its first line
+// names an interpreter gate does not read. Each case runs in real bash in a
+// root holding t.tar (x.sh, a script running rm): harm says whether the
+// command deletes victim.txt.
+func TestWrittenScript(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3 on PATH")
+	}
+	const rmScript = "cat <<'EOF' > x.sh\nrm victim.txt\nEOF\n"
+	const echoScript = "cat <<'EOF' > x.sh\necho hi\nEOF\n"
+	for _, tc := range []struct {
+		command string
+		want    string
+		code    Code
+		harm    bool
+	}{
+		{rmScript + "bash x.sh", Deny, CodeCommandExcluded, true},
+		{rmScript + "chmod +x x.sh && ./x.sh", Deny, CodeCommandExcluded, true},
+		{"cat <<'EOF' > s.sh\nrm victim.txt\nEOF\nsource s.sh", Deny, CodeCommandExcluded, true},
+		{echoScript + "echo 'rm victim.txt' >> x.sh; bash x.sh", Deny, CodeCommandUnprovable, true},
+		{echoScript + "tar xf t.tar; bash x.sh", Deny, CodeCommandUnprovable, true},
+		{echoScript + "bash x.sh; tar xf t.tar; bash x.sh", Deny, CodeCommandUnprovable, true},
+		{"cat <<'EOF' > x.py\nimport os\nos.remove('victim.txt')\nEOF\npython3 x.py", Deny, CodeCommandUnprovable, true},
+		{"cat <<'EOF' > x.sh\n#!/usr/bin/env python3\nimport os\nos.remove('victim.txt')\nEOF\nchmod +x x.sh; ./x.sh", Deny, CodeCommandUnprovable, true},
+		{"cat <<'EOF' > x.sh\n#!/usr/bin/perl\nunlink 'victim.txt'\nEOF\nchmod +x x.sh; ./x.sh", Deny, CodeCommandUnprovable, true},
+		{"mkdir sub; " + rmScript + "cd sub; bash x.sh", Deny, CodeCommandUnprovable, false},
+		{echoScript + "bash x.sh", Allow, "", false},
+		{echoScript + "chmod +x x.sh && ./x.sh && ./x.sh", Allow, "", false},
+		{"cat <<'EOF' > x.sh\n#!/bin/bash\nfor i in 1 2; do echo \"$i\"; done\nEOF\nchmod +x x.sh; ./x.sh", Allow, "", false},
+		{"cat <<'EOF' > x.py\nprint(1)\nEOF\npython3 x.py", Allow, "", false},
+	} {
+		t.Run(tc.command, func(t *testing.T) {
+			e := newTestEngine(t, exclude("run_shell_command(rm)"))
+			root := e.resolver.Root()
+			setup := exec.Command("bash", "-c", `set -e; mkdir src; printf 'rm victim.txt\n' > src/x.sh; tar cf t.tar -C src x.sh; rm -r src; echo v > victim.txt`)
+			setup.Dir = root
+			if out, err := setup.CombinedOutput(); err != nil {
+				t.Fatalf("setup: %v %s", err, out)
+			}
+			d, err := e.Decide(context.Background(), shellCall(tc.command))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Decision != tc.want || tc.code != "" && !hasCode(d, tc.code) {
+				t.Errorf("decision %+v, want %s %s", d, tc.want, tc.code)
+			}
+			run := exec.Command("bash", "-c", tc.command)
+			run.Dir = root
+			_ = run.Run()
+			_, err = os.Stat(filepath.Join(root, "victim.txt"))
+			if deleted := os.IsNotExist(err); deleted != tc.harm {
+				t.Errorf("victim.txt deleted: %v, want %v", deleted, tc.harm)
+			}
+		})
+	}
+}
+
+// TestGitCleanDryRun: git clean -n only lists what it would remove and is
+// allowed under an rm exclude; with -e, whose value may be the -n, it asks.
+// Each case runs in a real git repository: harm says whether the untracked
+// file is removed.
+func TestGitCleanDryRun(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git on PATH")
+	}
+	for _, tc := range []struct {
+		command string
+		want    string
+		harm    bool
+	}{
+		{"git clean -n", Allow, false},
+		{"git clean --dry-run -d", Allow, false},
+		{"git clean -nf", Allow, false},
+		{"git clean -f", Ask, true},
+		{"git clean -f -e -n", Ask, true},
+		{"git clean -f --exclude=-n", Ask, true},
+		{"git clean -f -- -n .", Ask, true},
+	} {
+		t.Run(tc.command, func(t *testing.T) {
+			e := newTestEngine(t, exclude("run_shell_command(rm)"))
+			root := e.resolver.Root()
+			setup := exec.Command("bash", "-c", "git init -q . && echo v > victim.txt")
+			setup.Dir = root
+			if out, err := setup.CombinedOutput(); err != nil {
+				t.Fatalf("setup: %v %s", err, out)
+			}
+			d, err := e.Decide(context.Background(), shellCall(tc.command))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Decision != tc.want {
+				t.Errorf("decision %+v, want %s", d, tc.want)
+			}
+			run := exec.Command("bash", "-c", tc.command)
+			run.Dir = root
+			_ = run.Run()
+			_, err = os.Stat(filepath.Join(root, "victim.txt"))
+			if removed := os.IsNotExist(err); removed != tc.harm {
+				t.Errorf("victim.txt removed: %v, want %v", removed, tc.harm)
+			}
+		})
+	}
+}

@@ -1,0 +1,80 @@
+package shellparse
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// hasFinding reports whether any segment of command has a finding code.
+func hasFinding(p *Parser, command, code string) bool {
+	for _, s := range p.Parse(command).Segments {
+		for _, f := range s.Findings {
+			if f.Code == code {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// runsMarker runs argv in a fresh directory with stdin from /dev/null and
+// reports whether it created the file "ran" there (the programs below try
+// to with touch ran).
+func runsMarker(t *testing.T, argv ...string) bool {
+	t.Helper()
+	dir := t.TempDir()
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = dir
+	cmd.Stdin = nil
+	_ = cmd.Run() // a program that fails to parse runs nothing either way
+	_, err := os.Stat(filepath.Join(dir, "ran"))
+	return err == nil
+}
+
+// Awk programs under the real awk: every one that runs a command is
+// reported as inline code, and the ones that only read lines (getline,
+// getline < FILE) are not.
+func TestAwkProgramsRealAwk(t *testing.T) {
+	awk, err := exec.LookPath("awk")
+	if err != nil {
+		t.Skip("no awk on PATH")
+	}
+	p := testParser(t)
+	attacks := []string{
+		`BEGIN { system("touch ran") }`,
+		`BEGIN { "touch ran" | getline }`,
+		`BEGIN { "touch ran" | getline x }`,
+		"BEGIN { \"touch ran\" |\\\ngetline x }",
+		`BEGIN { c = "touch ran"; c | getline; close(c) }`,
+		`BEGIN { print "x" | "touch ran" }`,
+		`BEGIN { printf "x" | "touch ran" }`,
+		`BEGIN { print "touch ran" | "sh" }`,
+	}
+	for _, prog := range attacks {
+		ran := runsMarker(t, awk, prog)
+		flagged := hasFinding(p, "awk '"+strings.ReplaceAll(prog, "'", `'\''`)+"' f", FindInlineCode)
+		if ran && !flagged {
+			t.Errorf("awk %q ran a command but is not reported as inline code", prog)
+		}
+		if !flagged {
+			t.Errorf("awk %q is not reported as inline code", prog)
+		}
+	}
+	benign := []string{
+		`/PID/ { print; getline; print }`,
+		`{ getline line < "/dev/null"; print line }`,
+		`NR == 1 { while ((getline l) > 0) n++ } END { print n }`,
+		`{ print $1 }`,
+	}
+	for _, prog := range benign {
+		if runsMarker(t, awk, prog, "/dev/null") {
+			t.Fatalf("benign awk %q ran a command", prog)
+		}
+		if hasFinding(p, "awk '"+prog+"' f", FindInlineCode) {
+			t.Errorf("awk %q only reads lines but is reported as inline code", prog)
+		}
+	}
+}

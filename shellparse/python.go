@@ -272,6 +272,20 @@ func pyString(code string, i int, fstring, raw bool, depth int) (int, []pyToken,
 	for j < len(code) {
 		c := code[j]
 		switch {
+		case c == '\\' && fstring && j+1 < len(code) && code[j+1] == '{':
+			// A backslash does not escape a replacement field: f"\{x}"
+			// evaluates x.
+			j++
+			continue
+		case c == '\\' && fstring && !raw && strings.HasPrefix(code[j+1:], "N{"):
+			// \N{NAME} names a character; in a raw f-string the braces
+			// are a replacement field.
+			end := strings.IndexByte(code[j:], '}')
+			if end < 0 || strings.ContainsAny(code[j:j+end], "\n'\"") {
+				return 0, nil, false
+			}
+			j += end + 1
+			continue
 		case c == '\\':
 			j += 2
 			continue
@@ -300,7 +314,6 @@ func pyString(code string, i int, fstring, raw bool, depth int) (int, []pyToken,
 		}
 		j++
 	}
-	_ = raw
 	return 0, nil, false
 }
 

@@ -26,7 +26,7 @@ var pyModuleAttrs = map[string][]string{
 	"math":        {"*"},
 	"cmath":       {"*"},
 	"re":          {"match", "search", "findall", "finditer", "sub", "subn", "split", "compile", "escape", "fullmatch", "IGNORECASE", "I", "MULTILINE", "M", "DOTALL", "S", "VERBOSE", "X", "ASCII", "A", "error"},
-	"os":          {"path", "getcwd", "sep", "linesep", "name", "environ", "cpu_count", "getpid", "getenv", "listdir", "curdir", "pardir", "extsep", "pathsep"},
+	"os":          {"path", "getcwd", "sep", "linesep", "name", "cpu_count", "getpid", "getenv", "listdir", "curdir", "pardir", "extsep", "pathsep"},
 	"os.path":     {"join", "exists", "isfile", "isdir", "islink", "isabs", "basename", "dirname", "abspath", "realpath", "splitext", "split", "getsize", "getmtime", "expanduser", "normpath", "relpath", "commonpath", "sep"},
 	"time":        {"time", "sleep", "strftime", "localtime", "gmtime", "perf_counter", "monotonic", "ctime", "time_ns", "strptime"},
 	"datetime":    {"datetime", "date", "timedelta", "timezone", "time"},
@@ -449,6 +449,9 @@ func pyWalk(toks []pyToken, modules map[string]string, importsOnly bool) (bool, 
 				isModule = false
 			}
 			j += 2
+		}
+		if j < len(toks) && toks[j].kind == 'o' && toks[j].value == "=" && (j+1 >= len(toks) || toks[j+1].value != "=") {
+			return false, false // json.dumps = ...: a module's attribute rebound
 		}
 		i = j - 1
 	}

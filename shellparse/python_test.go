@@ -75,6 +75,8 @@ func TestPythonProverRealPython(t *testing.T) {
 		{"def dir(m):\n    return m\nimport os\ndir(os).system('touch ran')", true},
 		{"import os\nfor dir in [lambda m: m]:\n    dir(os).system('touch ran')", true},
 		{`import os; print(os)`, false},
+		{`import os; os.environ["GIT_PAGER"] = "touch ran"`, false},
+		{`import json; json.dumps = print`, false},
 		{`import os; x = [os]`, false},
 	}
 	for _, a := range attacks {
@@ -96,7 +98,7 @@ func TestPythonProverRealPython(t *testing.T) {
 		{"import sys\nfor line in sys.stdin:\n    print(line.strip().upper())", true},
 		{`import re; print(re.sub(r"\d", "x", "a1b2"))`, true},
 		{`print(f"{3.14159:.2f} {'x'!r} {len([1]) + 1}")`, false},
-		{`import os; print(os.path.exists("x"), os.getcwd(), os.environ.get("HOME"))`, true},
+		{`import os; print(os.path.exists("x"), os.getcwd(), os.getenv("HOME"))`, true},
 		{"try:\n    import fasttext\n    print('ok', fasttext.__version__)\nexcept ImportError:\n    print('missing')", true},
 		{`import datetime; print(datetime.datetime.now().strftime("%Y"))`, true},
 		{`from collections import Counter; print(Counter("abca").most_common(1))`, true},

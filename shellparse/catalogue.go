@@ -234,6 +234,10 @@ type InlineCodeSpec struct {
 	// expression (awk's system(), sed's e command); otherwise any inline code
 	// is unprovable.
 	Pattern string `json:"pattern,omitempty"`
+	// StripStrings blanks double-quoted strings before Pattern is matched
+	// (awk's printf "%s|" pipes nothing), when the code holds no '/' or
+	// '#', where a regular expression or a comment could hold a quote.
+	StripStrings bool `json:"strip_strings,omitempty"`
 	// Prover names a check of the code gate knows ("python": one-liners
 	// that only print, compute and read standard input, see python.go):
 	// code it proves inert is not a finding.

@@ -52,6 +52,12 @@ func TestAwkProgramsRealAwk(t *testing.T) {
 		`BEGIN { print "x" | "touch ran" }`,
 		`BEGIN { printf "x" | "touch ran" }`,
 		`BEGIN { print "touch ran" | "sh" }`,
+		`BEGIN { printf "a|" | "touch ran" }`,
+		`BEGIN { x = "touch ran"; print "a\"|" | x }`,
+		`BEGIN { system("touch \"ran\"") }`,
+		`BEGIN { s = "|"; "touch ran" | getline }`,
+		"BEGIN { printf \"a\" | \"touch ran\" } # \"",
+		"BEGIN { x = \"a/b\"; print \"|\" | \"touch ran\" }",
 	}
 	for _, prog := range attacks {
 		ran := runsMarker(t, awk, prog)
@@ -62,12 +68,17 @@ func TestAwkProgramsRealAwk(t *testing.T) {
 		if !flagged {
 			t.Errorf("awk %q is not reported as inline code", prog)
 		}
+		if !ran {
+			t.Errorf("awk %q did not run its command under the real awk: the case tests nothing", prog)
+		}
 	}
 	benign := []string{
 		`/PID/ { print; getline; print }`,
 		`{ getline line < "/dev/null"; print line }`,
 		`NR == 1 { while ((getline l) > 0) n++ } END { print n }`,
 		`{ print $1 }`,
+		`{ printf "%s|", $0 } END { printf "\n" }`,
+		`{ print L"|"FILENAME":"NR }`,
 	}
 	for _, prog := range benign {
 		if runsMarker(t, awk, prog, "/dev/null") {

@@ -449,10 +449,42 @@ func (w *walker) inlineCode(seg *Segment, words []wordInfo, spec *ProgramSpec, s
 			seg.addFinding(FindInlineCode, seg.Program+" runs code that is not known statically")
 		case re == nil:
 			seg.addFinding(FindInlineCode, seg.Program+" runs inline code, which gate cannot check: "+clip(v.Value))
-		case re.MatchString(v.Value):
+		case re.MatchString(stripStrings(v.Value, ic.StripStrings)):
 			seg.addFinding(FindInlineCode, seg.Program+" runs inline code that can run commands: "+clip(v.Value))
 		}
 	}
+}
+
+// stripStrings blanks the double-quoted strings of code ("a|b" gives ""),
+// when strip is set and the code holds no '/' or '#' and every string ends
+// on its line; otherwise it returns code as it is.
+func stripStrings(code string, strip bool) string {
+	if !strip || strings.ContainsAny(code, "/#") {
+		return code
+	}
+	var b strings.Builder
+	for i := 0; i < len(code); i++ {
+		if code[i] != '"' {
+			b.WriteByte(code[i])
+			continue
+		}
+		j := i + 1
+		for j < len(code) && code[j] != '"' {
+			if code[j] == '\\' {
+				j++
+			}
+			if j < len(code) && code[j] == '\n' {
+				return code
+			}
+			j++
+		}
+		if j >= len(code) {
+			return code
+		}
+		b.WriteString(`""`)
+		i = j
+	}
+	return b.String()
 }
 
 // stdinPaths are files that name the process's own input: a program read

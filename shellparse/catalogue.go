@@ -128,6 +128,11 @@ type ProgramSpec struct {
 	Taints []string `json:"taints,omitempty"`
 	// Findings are reported whenever one of the listed words appears in argv.
 	Findings []FindingSpec `json:"findings,omitempty"`
+	// DefinesAliases marks alias: a definition (NAME=VALUE, or an operand
+	// not known statically) changes what a command name runs for what the
+	// same shell reads after it, which is unprovable unless nothing in the
+	// command runs after it (a trap runs at exit). alias NAME only prints.
+	DefinesAliases bool `json:"defines_aliases,omitempty"`
 	// Getopt is the program's complete option specification. With it,
 	// option arity is exact (optional arguments only when attached), options
 	// after operands are read as GNU getopt does, and an option it does not

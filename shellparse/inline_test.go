@@ -89,3 +89,35 @@ func TestAwkProgramsRealAwk(t *testing.T) {
 		}
 	}
 }
+
+// Alias definitions under a real bash that expands aliases (as an agent's
+// shell may): a definition something reads after is reported, and one that
+// is the last thing the command runs changes nothing.
+func TestAliasRealBash(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash on PATH")
+	}
+	p := testParser(t)
+	for _, tc := range []struct {
+		script  string
+		flagged bool
+	}{
+		{"alias x='touch ran'\nx", true},
+		{"alias ls='touch ran'\nls", true},
+		{"trap 'x' EXIT\nalias x='touch ran'", true},
+		{"for i in 1 2; do eval x; alias x='touch ran'; done", true},
+		{"alias x='touch ran'", false},
+		{"echo hi; alias x='touch ran'", false},
+		{"alias x", false},
+	} {
+		ran := runsMarker(t, bash, "-O", "expand_aliases", "-c", tc.script)
+		flagged := hasFinding(p, tc.script, FindRebindsCommands)
+		if flagged != tc.flagged {
+			t.Errorf("%q: reported %v, want %v", tc.script, flagged, tc.flagged)
+		}
+		if ran != tc.flagged {
+			t.Errorf("%q: ran the alias under bash: %v, want %v", tc.script, ran, tc.flagged)
+		}
+	}
+}

@@ -843,8 +843,20 @@ func contextHas(context []string, names ...string) bool {
 	return false
 }
 
-// finish reports arithmetic and indirect expansions of tainted variables.
+// finish reports arithmetic and indirect expansions of tainted variables,
+// scripts written more than once, and alias definitions something may read
+// after.
 func (w *walker) finish() {
+	traps := false
+	for _, s := range w.prog.Segments {
+		traps = traps || s.Program == "trap" || strings.HasPrefix(s.Via, "trap")
+	}
+	for _, a := range w.aliases {
+		last := a.ID == len(w.prog.Segments)-1
+		if !last || traps || a.Background || contextHas(a.Context, "while", "until", "for", "function") {
+			a.addFinding(FindRebindsCommands, "alias changes what a command name runs for the commands read after it")
+		}
+	}
 	for _, u := range w.contentUses {
 		if w.overflow || w.writeCount[u.base] != 1 {
 			u.owner.addFinding(FindScriptFile, "runs "+u.base+", which this command writes more than once or in a way gate does not see")

@@ -77,6 +77,17 @@ func TestPythonProverRealPython(t *testing.T) {
 		{`import os; print(os)`, false},
 		{`import os; os.environ["GIT_PAGER"] = "touch ran"`, false},
 		{`import json; json.dumps = print`, false},
+		{`open("ran", mode="w")`, true},
+		{`open("ran", "a")`, true},
+		{`open("ran", "r+")`, false}, // writes, but only a file that exists
+		{`open("ran", "w" if 1 else "r")`, true},
+		{`open("ran", "r" + "+")`, false},
+		{`open(*["ran", "w"])`, true},
+		{`open("r" "an", "w")`, true},
+		{`open("/dev/null", "rb", 0).close(); open("ran", "x")`, true},
+		{`f = open; f("ran", "w")`, true},
+		{`open("/dev/null", "rb", 0).__class__("ran", "w")`, true},
+		{`open("/dev/null").buffer.raw.__class__("ran", "w")`, true},
 		{`import os; x = [os]`, false},
 	}
 	for _, a := range attacks {
@@ -107,6 +118,8 @@ func TestPythonProverRealPython(t *testing.T) {
 		{`import sys; sys.stdout.write("hi\n")`, true},
 		{`import hashlib; print(hashlib.sha256(b"x").hexdigest())`, true},
 		{`print(f"\N{BULLET} {1 + 1} \{2}")`, false},
+		{`import json; print(json.load(open("/dev/null", "rb")) if 0 else 1)`, true},
+		{"with open('/dev/null') as f:\n    print(len(f.read()))", false},
 		{`from os.path import join; print(join("a", "b"))`, true},
 		{"def f(n):\n    return n * 2\nprint(f(3))", false},
 		{`import fasttext; print(dir(fasttext), hasattr(fasttext, "train"))`, true},

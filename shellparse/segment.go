@@ -113,6 +113,9 @@ type Segment struct {
 	// file an earlier part of the command writes or creates could be
 	// imported instead (the engine then reports inline_code).
 	ImportsCode bool `json:"imports_code,omitempty"`
+	// Reads are files that proven code opens for reading (python3 -c
+	// "open('f').read()"), checked like operands for secrets.
+	Reads []string `json:"reads,omitempty"`
 	// ProvenCode is set when the program is given code (python3 -c CODE,
 	// python3 - <<EOF) that a prover read and found inert: the program
 	// does not read commands from the terminal.

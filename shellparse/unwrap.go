@@ -438,9 +438,10 @@ func (w *walker) inlineCode(seg *Segment, words []wordInfo, spec *ProgramSpec, s
 	re := w.p.cat.inlineRe[seg.Program]
 	for _, v := range code {
 		if !v.Dynamic && ic.Prover == "python" {
-			if inert, imports := pythonInert(v.Value); inert {
-				seg.ImportsCode = seg.ImportsCode || imports
+			if r := pythonCheck(v.Value); r.inert {
+				seg.ImportsCode = seg.ImportsCode || r.imports
 				seg.ProvenCode = true
+				seg.Reads = append(seg.Reads, r.reads...)
 				continue
 			}
 		}
@@ -503,9 +504,10 @@ func (w *walker) programFile(seg *Segment, v Word, via string, c *ctx) {
 	case w.wasWritten(v.Value):
 		if ic := w.p.cat.program(seg.Program).InlineCode; ic != nil && ic.Prover == "python" && via == seg.Program {
 			if content, ok := w.knownContent(seg, v.Value); ok {
-				if inert, imports := pythonInert(content); inert {
+				if r := pythonCheck(content); r.inert {
 					seg.ContentKnown, seg.ProvenCode = true, true
-					seg.ImportsCode = seg.ImportsCode || imports
+					seg.ImportsCode = seg.ImportsCode || r.imports
+					seg.Reads = append(seg.Reads, r.reads...)
 					return
 				}
 			}
@@ -793,13 +795,14 @@ func (w *walker) runContent(seg *Segment, p string, c *ctx) bool {
 		w.script(content, seg, p, c, false)
 		return true
 	case "python":
-		inert, imports := pythonInert(content)
-		if !inert {
+		r := pythonCheck(content)
+		if !r.inert {
 			return false
 		}
 		w.knownContent(seg, p)
 		seg.ContentKnown, seg.ProvenCode = true, true
-		seg.ImportsCode = seg.ImportsCode || imports
+		seg.ImportsCode = seg.ImportsCode || r.imports
+		seg.Reads = append(seg.Reads, r.reads...)
 		return true
 	}
 	return false

@@ -342,7 +342,7 @@ func (e *Engine) shellInput(ctx context.Context, in *Input, args map[string]any)
 		}
 		e.secretReads(in, seg, base, known)
 	}
-	created := createScope(sh.Segments, e.cat)
+	created := e.createScope(in.Cwd, sh.Segments)
 	writtenBefore := writeScope(sh.Segments, e.cat)
 	for i := range sh.Segments {
 		seg := &sh.Segments[i]
@@ -406,14 +406,43 @@ func relinkScope(segs []SegmentInput) []bool {
 // background), or any other one when the segment itself may run later than
 // its place says (a loop, a function, a process substitution, the
 // background).
-func createScope(segs []SegmentInput, cat *shellparse.Catalogue) []bool {
-	return scopeAfter(segs, func(seg *shellparse.Segment) bool { return creates(seg, cat) })
+//
+// A program file named by a path (./x) that does not exist and that nothing
+// may create before it never starts, so it creates nothing either (./x &&
+// ./x): such segments are dropped and the scopes computed again.
+func (e *Engine) createScope(cwd string, segs []SegmentInput) []bool {
+	dead := make([]bool, len(segs))
+	for round := 0; ; round++ {
+		scope := scopeAfter(segs, func(i int) bool { return !dead[i] && creates(segs[i].Segment, e.cat) })
+		changed := false
+		for i := range segs {
+			if !dead[i] && !scope[i] && e.missingProgram(cwd, segs[i].Segment) {
+				dead[i], changed = true, true
+			}
+		}
+		if !changed || round >= 8 {
+			return scope
+		}
+	}
+}
+
+// missingProgram reports whether a segment runs a program file named by a
+// path with a slash (no PATH search) that does not exist.
+func (e *Engine) missingProgram(cwd string, seg *shellparse.Segment) bool {
+	if seg.Program == "" || seg.ContentKnown || !strings.Contains(seg.ProgramPath, "/") {
+		return false
+	}
+	base, known := e.segmentDir(cwd, seg)
+	if !known && !filepath.IsAbs(seg.ProgramPath) {
+		return false
+	}
+	return !e.resolver.Resolve(base, seg.ProgramPath).Exists
 }
 
 // writeScope is createScope for segments that may create files or write
 // any file at all.
 func writeScope(segs []SegmentInput, cat *shellparse.Catalogue) []bool {
-	return scopeAfter(segs, func(seg *shellparse.Segment) bool { return creates(seg, cat) || writes(seg) })
+	return scopeAfter(segs, func(i int) bool { return creates(segs[i].Segment, cat) || writes(segs[i].Segment) })
 }
 
 // writes reports whether a segment writes a file through a redirection or
@@ -429,13 +458,13 @@ func writes(seg *shellparse.Segment) bool {
 
 // scopeAfter reports, for each segment, whether a segment for which pred
 // holds may run before it (see createScope).
-func scopeAfter(segs []SegmentInput, pred func(*shellparse.Segment) bool) []bool {
+func scopeAfter(segs []SegmentInput, pred func(int) bool) []bool {
 	scope := make([]bool, len(segs))
 	first, total, anywhere := -1, 0, 0
 	mayCreate := make([]bool, len(segs))
 	roams := make([]bool, len(segs))
 	for i := range segs {
-		if !pred(segs[i].Segment) {
+		if !pred(i) {
 			continue
 		}
 		mayCreate[i] = true

@@ -37,6 +37,10 @@ func TestMissingProgram(t *testing.T) {
 		{"./x victim.txt", false},
 		{"mkdir -p out && echo start && ./x victim.txt", false},
 		{"./x victim.txt && tar xf t.tar", false},
+		{"./x; ./x victim.txt", false}, // the first one never starts either
+		{"./y || ./x victim.txt", false},
+		{"./y; tar xf t.tar; ./x victim.txt", true},
+		{"./y; d/c d/x .; ./x victim.txt", true}, // d/c exists (a copy of cp): it may create anything
 		{"cd out 2>/dev/null; bash s victim.txt", false},
 	} {
 		t.Run(tc.command, func(t *testing.T) {

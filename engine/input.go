@@ -439,21 +439,42 @@ func (e *Engine) missingProgram(cwd string, seg *shellparse.Segment) bool {
 	return !e.resolver.Resolve(base, seg.ProgramPath).Exists
 }
 
-// writeScope is createScope for segments that may create files or write
-// any file at all.
+// writeScope is createScope for segments that may create files or write a
+// file Python could import.
 func writeScope(segs []SegmentInput, cat *shellparse.Catalogue) []bool {
-	return scopeAfter(segs, func(i int) bool { return creates(segs[i].Segment, cat) || writes(segs[i].Segment) })
+	return scopeAfter(segs, func(i int) bool { return creates(segs[i].Segment, cat) || writesModule(segs[i].Segment) })
 }
 
-// writes reports whether a segment writes a file through a redirection or
-// its arguments (not counting /dev/null and the other descriptors).
-func writes(seg *shellparse.Segment) bool {
+// moduleSuffixes are the endings of files Python imports (modules,
+// compiled modules, extensions, path configuration).
+var moduleSuffixes = []string{".py", ".pyc", ".pyo", ".pyd", ".so", ".pth", ".pyw"}
+
+// writesModule reports whether a segment writes, through a redirection or
+// its arguments, a file Python could import, or a file whose name is only
+// known at run time.
+func writesModule(seg *shellparse.Segment) bool {
+	module := func(p string, dynamic bool) bool {
+		if dynamic {
+			return true
+		}
+		for _, suffix := range moduleSuffixes {
+			if strings.HasSuffix(strings.ToLower(p), suffix) {
+				return true
+			}
+		}
+		return false
+	}
 	for _, r := range seg.Redirects {
-		if r.Write && !r.Dup && !strings.HasPrefix(r.Target, "/dev/") {
+		if r.Write && !r.Dup && module(r.Target, r.Dynamic) {
 			return true
 		}
 	}
-	return len(seg.Writes) > 0
+	for _, w := range seg.Writes {
+		if module(w.Value, w.Dynamic) {
+			return true
+		}
+	}
+	return false
 }
 
 // scopeAfter reports, for each segment, whether a segment for which pred

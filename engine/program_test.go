@@ -234,3 +234,58 @@ func TestGitCleanDryRun(t *testing.T) {
 		})
 	}
 }
+
+// TestGitConfigReads: git config given an alias or command key alone reads
+// it and --unset removes it, which plants nothing; with a value, or options
+// that write, it still asks. Each case runs in a real repository: harm says
+// whether .git/config gains the key.
+func TestGitConfigReads(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git on PATH")
+	}
+	for _, tc := range []struct {
+		command string
+		want    string
+		harm    bool
+	}{
+		{"git config alias.st", Allow, false},
+		{"git config --local --unset alias.st", Allow, false},
+		{"git config --get core.pager", Allow, false},
+		{"git config alias.st '!touch ran'", Ask, true},
+		{"git config --add alias.st '!touch ran'", Ask, true},
+		{"git config -f .git/config alias.st '!touch ran'", Ask, true},
+		{"git config --local core.pager 'touch ran'", Ask, true},
+	} {
+		t.Run(tc.command, func(t *testing.T) {
+			e := newTestEngine(t, exclude("run_shell_command(rm)"))
+			root := e.resolver.Root()
+			setup := exec.Command("git", "init", "-q", ".")
+			setup.Dir = root
+			if out, err := setup.CombinedOutput(); err != nil {
+				t.Fatalf("setup: %v %s", err, out)
+			}
+			before, err := os.ReadFile(filepath.Join(root, ".git", "config"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, err := e.Decide(context.Background(), shellCall(tc.command))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Decision != tc.want {
+				t.Errorf("decision %+v, want %s", d, tc.want)
+			}
+			run := exec.Command("bash", "-c", tc.command)
+			run.Dir = root
+			run.Env = append(os.Environ(), "HOME="+t.TempDir(), "GIT_CONFIG_NOSYSTEM=1")
+			_ = run.Run()
+			after, err := os.ReadFile(filepath.Join(root, ".git", "config"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if changed := string(after) != string(before); changed != tc.harm {
+				t.Errorf(".git/config changed: %v, want %v", changed, tc.harm)
+			}
+		})
+	}
+}

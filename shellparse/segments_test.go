@@ -646,6 +646,13 @@ func TestSegmentsFindings(t *testing.T) {
 		r("git --config-env=core.pager=X log", seg("git", "git", "--config-env=core.pager=X", "log").find("git_config_code")),
 		r("git config alias.x '!rm y'", seg("git", "git", "config", "alias.x", "!rm y").find("git_config_plants")),
 		r("git config --global core.pager less", seg("git", "git", "config", "--global", "core.pager", "less").find("git_config_plants")),
+		// A key alone reads it; --unset removes it.
+		r("git config alias.st", seg("git", "git", "config", "alias.st")),
+		r("git config --global --unset alias.st", seg("git", "git", "config", "--global", "--unset", "alias.st")),
+		r("git config --add alias.st '!rm x'", seg("git", "git", "config", "--add", "alias.st", "!rm x").find("git_config_plants")),
+		r("git config -f .git/config alias.st", seg("git", "git", "config", "-f", ".git/config", "alias.st").find("git_config_plants")),
+		r("git config --replace-all alias.st", seg("git", "git", "config", "--replace-all", "alias.st").find("git_config_plants")),
+		r("git config set alias.st '!rm x'", seg("git", "git", "config", "set", "alias.st", "!rm x").find("git_config_plants")),
 		r("GIT_PAGER='rm x' git log", seg("git", "git", "log").wraps().as(av("GIT_PAGER", "rm x")), seg("rm", "rm", "x").in("wrapper").by(0, "env GIT_PAGER")),
 		r("GIT_SSH_COMMAND='rm x' git fetch",
 			seg("git", "git", "fetch").wraps().as(av("GIT_SSH_COMMAND", "rm x")),

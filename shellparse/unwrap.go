@@ -662,21 +662,51 @@ func (w *walker) git(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scan
 		w.scriptWord(Word{Value: strings.Join(parts, " "), Dynamic: dynamic}, seg, "git "+form, c, false)
 	}
 	if gs.ConfigSubcommand != "" && sub.Value == gs.ConfigSubcommand {
-		for _, wd := range rest {
+		for k := 0; k < len(rest); k++ {
+			wd := rest[k]
 			if wd.Dynamic {
 				seg.addFinding(FindGitConfigPlants, "git config is given a key that is not known statically: "+wd.Value)
 				break
+			}
+			if contains(gitConfigValueOptions, wd.Value) {
+				k++ // -f FILE: the file is no key
+				continue
 			}
 			if isOption(wd.Value) || !strings.Contains(wd.Value, ".") {
 				continue
 			}
 			key := strings.ToLower(wd.Value)
-			if strings.HasPrefix(key, gs.AliasPrefix) || matchAny(gs.CommandKeys, key) || matchAny(gs.CodeKeys, key) {
+			if (strings.HasPrefix(key, gs.AliasPrefix) || matchAny(gs.CommandKeys, key) || matchAny(gs.CodeKeys, key)) && !gitConfigReads(rest, k) {
 				seg.addFinding(FindGitConfigPlants, "git config sets "+wd.Value+", which makes git run code later")
 			}
 			break
 		}
 	}
+}
+
+// gitConfigValueOptions are git config options that take the next word as
+// their value.
+var gitConfigValueOptions = []string{"-f", "--file", "--blob", "--type", "--default", "--comment", "--value", "--url"}
+
+// gitConfigReadOptions are git config options with which a key and no
+// value reads, lists or removes it.
+var gitConfigReadOptions = []string{"--global", "--local", "--system", "--worktree", "--get", "--get-all", "--get-regexp",
+	"--unset", "--unset-all", "-l", "--list", "--show-origin", "--show-scope", "--null", "-z", "--name-only", "--includes", "--no-includes"}
+
+// gitConfigReads reports whether git config given words, whose key is at
+// index k, only reads or removes the key: no word follows the key, and
+// every option is a reading one (git config alias.st, git config --unset
+// alias.st).
+func gitConfigReads(words []wordInfo, k int) bool {
+	if k != len(words)-1 {
+		return false
+	}
+	for _, wd := range words[:k] {
+		if wd.Dynamic || !contains(gitConfigReadOptions, wd.Value) {
+			return false
+		}
+	}
+	return true
 }
 
 // gitConfig applies one configuration pair given on the command line.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -356,6 +357,9 @@ func (e *Engine) shellInput(ctx context.Context, in *Input, args map[string]any)
 			if rewrittenBefore(sh.Segments, i, e.cat) {
 				seg.Findings = append(seg.Findings, shellparse.Finding{Code: shellparse.FindProgramModified,
 					Message: "a part of the command that may run first may rewrite the file " + seg.Program + " runs after this command wrote it"})
+			} else if why := e.contentFileKept(in.Cwd, seg.Segment); why != "" {
+				seg.Findings = append(seg.Findings, shellparse.Finding{Code: shellparse.FindProgramModified,
+					Message: seg.ContentFile + " " + why + ": if the command's write to it fails, its old content runs"})
 			}
 		} else {
 			e.programFacts(in, seg, written, created[i])
@@ -510,6 +514,34 @@ func scopeAfter(segs []SegmentInput, pred func(int) bool) []bool {
 		scope[i] = (first >= 0 && first < i) || othersAnywhere > 0 || (late && others > 0)
 	}
 	return scope
+}
+
+// contentFileKept says why the command's write to the file a segment runs
+// (Segment.ContentFile) may fail and leave the file's old content in place:
+// it exists and is not a plain regular file this process may write (a
+// symlink, other hard links, read-only, a directory unknown). "" when the
+// file does not exist yet or may be written.
+func (e *Engine) contentFileKept(cwd string, seg *shellparse.Segment) string {
+	base, known := e.segmentDir(cwd, seg)
+	if !known && !filepath.IsAbs(seg.ContentFile) {
+		return "is relative to a directory that is not known statically"
+	}
+	info := e.resolver.Resolve(base, seg.ContentFile)
+	if !info.Exists {
+		return ""
+	}
+	st, err := os.Lstat(info.Resolved)
+	switch {
+	case info.Symlink:
+		return "is a symbolic link"
+	case err != nil || !st.Mode().IsRegular():
+		return "exists and is not a regular file"
+	case info.Links > 1:
+		return "has other hard links"
+	case !writable(info.Resolved):
+		return "exists and may not be written"
+	}
+	return ""
 }
 
 // rewrittenBefore reports whether a segment other than i and those it runs

@@ -161,11 +161,17 @@ func TestWrittenScript(t *testing.T) {
 		{echoScript + "chmod +x x.sh && ./x.sh && ./x.sh", Allow, "", false},
 		{"cat <<'EOF' > x.sh\n#!/bin/bash\nfor i in 1 2; do echo \"$i\"; done\nEOF\nchmod +x x.sh; ./x.sh", Allow, "", false},
 		{"cat <<'EOF' > x.py\nprint(1)\nEOF\npython3 x.py", Allow, "", false},
+		// An existing file is trusted only when the write surely lands in
+		// it: a plain regular file this process may write.
+		{"cat <<'EOF' > old.sh\necho hi\nEOF\nbash old.sh", Allow, "", false},
+		{"cat <<'EOF' > link.sh\necho hi\nEOF\n./link.sh victim.txt", Deny, CodeCommandUnprovable, os.Geteuid() != 0},
+		// A read-only file: root writes it anyway.
+		{"cat <<'EOF' > ro.sh\necho hi\nEOF\n./ro.sh victim.txt", map[bool]string{true: Allow, false: Deny}[os.Geteuid() == 0], map[bool]Code{true: "", false: CodeCommandUnprovable}[os.Geteuid() == 0], os.Geteuid() != 0},
 	} {
 		t.Run(tc.command, func(t *testing.T) {
 			e := newTestEngine(t, exclude("run_shell_command(rm)"))
 			root := e.resolver.Root()
-			setup := exec.Command("bash", "-c", `set -e; mkdir src; printf 'rm victim.txt\n' > src/x.sh; tar cf t.tar -C src x.sh; rm -r src; echo v > victim.txt`)
+			setup := exec.Command("bash", "-c", `set -e; mkdir src d; printf 'rm victim.txt\n' > src/x.sh; tar cf t.tar -C src x.sh; rm -r src; echo v > victim.txt; echo 'echo old' > old.sh; cp "$(command -v rm)" d/x; chmod 555 d/x; ln -s d/x link.sh; cp d/x ro.sh; chmod 555 ro.sh`)
 			setup.Dir = root
 			if out, err := setup.CombinedOutput(); err != nil {
 				t.Fatalf("setup: %v %s", err, out)

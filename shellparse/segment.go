@@ -126,6 +126,10 @@ type Segment struct {
 	// code) instead of the file on disk. The engine makes it unprovable when
 	// a part of the command that may run first may rewrite the file.
 	ContentKnown bool `json:"content_known,omitempty"`
+	// ContentFile is the file whose known content the segment runs, as
+	// written: if the write fails (an existing file that is not writable),
+	// the file's old content runs instead.
+	ContentFile string `json:"content_file,omitempty"`
 	// Findings report what cannot be proven about this segment.
 	Findings []Finding `json:"findings"`
 }

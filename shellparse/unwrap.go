@@ -807,6 +807,7 @@ func (w *walker) knownContent(owner *Segment, p string) (string, bool) {
 		return "", false
 	}
 	w.contentUses = append(w.contentUses, contentUse{owner: owner, base: path.Base(path.Clean(p))})
+	owner.ContentFile = p
 	return content, true
 }
 

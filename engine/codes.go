@@ -94,6 +94,10 @@ const (
 	// not run. HTTP 503 (the machine, not the call, is at fault); gate
 	// exec exits ExitEnforcement.
 	CodeEnforcementUnavailable Code = "enforcement_unavailable"
+	// CodeConfigMismatch: a hook asked a server whose configuration is
+	// not the hook's (see engine.Options.Identity); the hook decides
+	// itself.
+	CodeConfigMismatch Code = "config_mismatch"
 )
 
 var known = map[Code]bool{}
@@ -106,7 +110,7 @@ func init() {
 		CodeBadSettings, CodeBadPolicy, CodeInternal, CodeRemoteUnavailable, CodeCustom, CodeDenied, CodeUnauthorized, CodeNotFound,
 		CodeRequestTooLarge, CodeNotReady, CodeCommandTooComplex, CodeApprovalUnavailable, CodeUnsupportedMediaType,
 		CodeHostNotAllowed, CodeOriginNotAllowed, CodeOverloaded, CodeLimitReached, CodeRequestTimeout,
-		CodeHeadersTooLarge, CodeSessionsDisabled, CodeEnforcementUnavailable} {
+		CodeHeadersTooLarge, CodeSessionsDisabled, CodeEnforcementUnavailable, CodeConfigMismatch} {
 		known[c] = true
 	}
 }
@@ -216,6 +220,8 @@ func HTTPStatus(c Code) int {
 		return http.StatusRequestEntityTooLarge
 	case CodeNotReady, CodeEnforcementUnavailable:
 		return http.StatusServiceUnavailable
+	case CodeConfigMismatch:
+		return http.StatusConflict
 	default:
 		return http.StatusInternalServerError
 	}

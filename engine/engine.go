@@ -23,7 +23,6 @@ import (
 	"github.com/open-policy-agent/opa/v1/storage/inmem"
 
 	"github.com/gate-dev/gate/fstools"
-	"github.com/gate-dev/gate/policies"
 	"github.com/gate-dev/gate/shellparse"
 )
 
@@ -91,14 +90,10 @@ var DefaultLayers = []string{"static"}
 
 // Engine decides tool calls. It is safe for concurrent use.
 type Engine struct {
-	remote *remote
-	query  rego.PreparedEvalQuery
-	mask   struct {
-		once  sync.Once
-		query rego.PreparedEvalQuery
-		err   error
-	}
-	exec     execQuery
+	remote   *remote
+	query    rego.PreparedEvalQuery
+	mask     *maskQuery
+	exec     *execQuery
 	cat      *shellparse.Catalogue
 	parser   *shellparse.Parser
 	resolver *fstools.Resolver
@@ -113,6 +108,20 @@ type Engine struct {
 	store    storage.Store
 	cache    *decisionCache // nil when off
 	cacheOff string         // why the cache is off
+	// identity is Options.Identity of the options the engine was built
+	// with, when New built it.
+	identity    string
+	identityErr error
+	// getenv reads the environment of the process a call comes from
+	// (knownWord); nil means this process's.
+	getenv func(string) string
+}
+
+// maskQuery is the decision log mask policy, compiled on first use.
+type maskQuery struct {
+	once  sync.Once
+	query rego.PreparedEvalQuery
+	err   error
 }
 
 // Decision is the outcome of a call.
@@ -162,7 +171,7 @@ type Policies struct {
 // LoadPolicies loads the embedded default policies and those in dirs
 // (.rego modules and data.json / data.yaml files).
 func LoadPolicies(dirs []string) (*Policies, error) {
-	res, err := loader.NewFileLoader().WithFS(policies.FS).WithRegoVersion(ast.RegoV1).All([]string{"."})
+	res, err := embeddedPolicies()
 	if err != nil {
 		return nil, errorf(CodeBadPolicy, "loading embedded policies", err)
 	}
@@ -291,12 +300,21 @@ func (p *Policies) decode(path []string, v any) error {
 }
 
 // New loads policies, builds the settings index and prepares the query.
+// The engine's identity is computed before the policies are read: when a
+// file changes in between, the identity names its old content, which no
+// later reader computes.
 func New(ctx context.Context, opts Options) (*Engine, error) {
+	id, idErr := opts.Identity()
 	pol, err := LoadPolicies(opts.PolicyDirs)
 	if err != nil {
 		return nil, err
 	}
-	return NewWithPolicies(ctx, opts, pol)
+	e, err := NewWithPolicies(ctx, opts, pol)
+	if err != nil {
+		return nil, err
+	}
+	e.identity, e.identityErr = id, idErr
+	return e, nil
 }
 
 // NewWithPolicies is New with policies already loaded.
@@ -367,6 +385,8 @@ func NewWithPolicies(ctx context.Context, opts Options, pol *Policies) (*Engine,
 		layers:   slices.Clone(opts.Layers),
 		timeout:  opts.EvalTimeout,
 		policies: pol,
+		mask:     &maskQuery{},
+		exec:     &execQuery{},
 	}
 	if e.timeout <= 0 {
 		e.timeout = DefaultEvalTimeout
@@ -490,6 +510,27 @@ func toJSONValue(v any) (any, error) {
 	d := json.NewDecoder(bytes.NewReader(bs))
 	d.UseNumber()
 	return out, d.Decode(&out)
+}
+
+// Scoped returns the engine deciding as it would in another process: with
+// the enforcement layers active there (empty: the engine's own) and the
+// environment variables set there (KEY=VALUE, the first of a key
+// counting, as os.Getenv reads them), which the paths of $NAME words
+// expand with. It shares the engine's compiled policies and cache.
+func (e *Engine) Scoped(layers []string, environ []string) *Engine {
+	s := *e
+	if len(layers) > 0 {
+		s.layers = slices.Clone(layers)
+	}
+	env := make(map[string]string, len(environ))
+	for _, kv := range environ {
+		k, v, ok := strings.Cut(kv, "=")
+		if _, seen := env[k]; ok && !seen {
+			env[k] = v
+		}
+	}
+	s.getenv = func(k string) string { return env[k] }
+	return &s
 }
 
 // Parse parses a shell command as the engine's policies see it.

@@ -209,9 +209,9 @@ func (e *Engine) knownWord(src string) (string, bool) {
 	case head == "~":
 		value = e.home
 	case strings.HasPrefix(head, "${") && strings.HasSuffix(head, "}"):
-		value = os.Getenv(head[2 : len(head)-1])
+		value = e.env(head[2 : len(head)-1])
 	case strings.HasPrefix(head, "$"):
-		value = os.Getenv(head[1:])
+		value = e.env(head[1:])
 	}
 	if head == "$HOME" || head == "${HOME}" {
 		value = e.home
@@ -223,6 +223,14 @@ func (e *Engine) knownWord(src string) (string, bool) {
 		}
 	}
 	return v, strings.ContainsAny(v, "$`*?[{(\\")
+}
+
+// env reads an environment variable of the process the call comes from.
+func (e *Engine) env(key string) string {
+	if e.getenv != nil {
+		return e.getenv(key)
+	}
+	return os.Getenv(key)
 }
 
 // secretPattern adds the secrets a dynamic word may name: its known leading

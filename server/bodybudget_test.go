@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 
@@ -222,7 +223,10 @@ func TestBodyBudgetMemory(t *testing.T) {
 				return
 			}
 			for key, n := range statuses {
-				if key != "200 allow<nil>" && key != "503 <nil>overloaded" && key != "connection closed" {
+				// A deny for the decision's time budget is fail-closed, not
+				// a leak: twenty 8 MB diffs share a busy machine's cores.
+				if key != "200 allow<nil>" && key != "503 <nil>overloaded" && key != "connection closed" &&
+					!strings.HasPrefix(key, "200 deny<nil> eval_timeout") {
 					t.Errorf("%d answers %q", n, key)
 				}
 			}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -36,6 +37,10 @@ type Gateway struct {
 	// reloadDelay is Watch's debounce interval (0: the default).
 	canaries    canaryRing
 	reloadDelay time.Duration
+
+	// onEngine are told of every engine swapped in.
+	onEngineMu sync.Mutex
+	onEngine   []func(*engine.Engine)
 }
 
 // SetApprovals makes calls the policy asks about wait for a human's answer
@@ -71,9 +76,23 @@ func NewGateway(e *engine.Engine, r *runner.Runner, m *metrics.Metrics, log *slo
 
 // SetEngine swaps in the engine used for new decisions.
 func (g *Gateway) SetEngine(e *engine.Engine, revision string) {
+	g.onEngineMu.Lock()
+	defer g.onEngineMu.Unlock()
 	g.revision.Store(revision)
 	g.engine.Store(e)
 	g.metrics.SetPolicyRevision(revision)
+	for _, f := range g.onEngine {
+		f(e)
+	}
+}
+
+// OnEngine calls f with the engine in use (nil before the first) and with
+// every engine swapped in after it, in order.
+func (g *Gateway) OnEngine(f func(*engine.Engine)) {
+	g.onEngineMu.Lock()
+	defer g.onEngineMu.Unlock()
+	g.onEngine = append(g.onEngine, f)
+	f(g.engine.Load())
 }
 
 // Ready reports whether policies are compiled and calls can be decided.

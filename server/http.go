@@ -58,6 +58,7 @@ type ErrorBody struct {
 //
 //	POST   /v1/decide                      a call → its decision (dry run)
 //	POST   /v1/call                        a call → {"decision", "result", "text"}; 403 unless allowed
+//	POST   /v1/hook                        gate hook's calls → their decisions (hooks.go)
 //	GET    /v1/background                  background processes
 //	GET    /v1/background/{pid}            one, with its latest output
 //	POST   /v1/background/{pid}/stop       stop its process group (also DELETE /v1/background/{pid})
@@ -75,23 +76,12 @@ type ErrorBody struct {
 //	       /mcp                            MCP over streamable HTTP, when configured
 //	GET    /metrics, /healthz, /readyz
 func NewHandler(g *Gateway, opts HandlerOptions) http.Handler {
-	if opts.MaxBody <= 0 {
-		opts.MaxBody = DefaultMaxBody
-	}
-	if opts.BodyTimeout <= 0 {
-		opts.BodyTimeout = DefaultBodyTimeout
-	}
-	if opts.MaxBodyInflight <= 0 {
-		opts.MaxBodyInflight = DefaultMaxBodyInflight
-	}
-	opts.MaxBodyInflight = max(opts.MaxBodyInflight, opts.MaxBody)
-	if opts.MaxHeaderBytes <= 0 {
-		opts.MaxHeaderBytes = DefaultMaxHeaderBytes
-	}
-	h := &handler{g: g, opts: opts, bodies: &bodyBudget{max: opts.MaxBodyInflight, metrics: g.metrics}}
+	h := newHandler(g, opts)
+	opts = h.opts
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/decide", h.decide)
 	mux.HandleFunc("POST /v1/call", h.call)
+	mux.HandleFunc("POST /v1/hook", h.hook)
 	mux.HandleFunc("GET /v1/background", h.listBackground)
 	mux.HandleFunc("GET /v1/background/{pid}", h.getBackground)
 	mux.HandleFunc("POST /v1/background/{pid}/stop", h.stopBackground)
@@ -126,6 +116,24 @@ func NewHandler(g *Gateway, opts HandlerOptions) http.Handler {
 		writeError(w, &engine.Error{Code: engine.CodeNotFound, Message: "no endpoint " + r.Method + " " + r.URL.Path})
 	})
 	return h.guard(withRequester(h.countRefusals(mux)))
+}
+
+// newHandler is a handler with opts' zero fields set to their defaults.
+func newHandler(g *Gateway, opts HandlerOptions) *handler {
+	if opts.MaxBody <= 0 {
+		opts.MaxBody = DefaultMaxBody
+	}
+	if opts.BodyTimeout <= 0 {
+		opts.BodyTimeout = DefaultBodyTimeout
+	}
+	if opts.MaxBodyInflight <= 0 {
+		opts.MaxBodyInflight = DefaultMaxBodyInflight
+	}
+	opts.MaxBodyInflight = max(opts.MaxBodyInflight, opts.MaxBody)
+	if opts.MaxHeaderBytes <= 0 {
+		opts.MaxHeaderBytes = DefaultMaxHeaderBytes
+	}
+	return &handler{g: g, opts: opts, bodies: &bodyBudget{max: opts.MaxBodyInflight, metrics: g.metrics}}
 }
 
 // refusalWriter remembers the code writeError answered with.

@@ -31,7 +31,7 @@ func policyReload(g *Gateway, dir, settings string) Reload {
 				return nil, "", err
 			}
 		}
-		opts := engine.Options{Root: g.Runner().Root(), Settings: s}
+		opts := engine.Options{Root: g.Runner().Root(), Settings: s, CacheObserver: g.Metrics()}
 		if dir != "" {
 			opts.PolicyDirs = []string{dir}
 		}
@@ -95,6 +95,35 @@ func TestWatchReload(t *testing.T) {
 	until(t, "curl allowed again", func() bool { return decide() == "allow" })
 	if r := reloads(t, g); r["ok"] != 2 || r["error"] != 1 {
 		t.Fatalf("reloads %v", r)
+	}
+}
+
+// TestReloadEmptiesDecisionCache decides one command again and again: the
+// repeats are cache hits, and after a policy change the same command gets
+// the new policy's decision, not the cached one.
+func TestReloadEmptiesDecisionCache(t *testing.T) {
+	g := newGateway(t, yolo())
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if err := g.Watch(ctx, []string{dir}, policyReload(g, dir, "")); err != nil {
+		t.Fatal(err)
+	}
+	// A first reload puts in an engine that reports to the gateway's metrics.
+	os.WriteFile(filepath.Join(dir, "noop.rego"), []byte("package gate.rules.noop\n"), 0o644)
+	until(t, "the first reload", func() bool { return reloads(t, g)["ok"] >= 1 })
+	for i := 0; i < 3; i++ {
+		if d := decideShell(t, g, "curl x"); d.Decision != "allow" {
+			t.Fatalf("curl %s before any policy", d.Decision)
+		}
+	}
+	os.WriteFile(filepath.Join(dir, "net.rego"), []byte(netPolicy), 0o644)
+	until(t, "curl denied", func() bool { return decideShell(t, g, "curl x").Decision == "deny" })
+	if d := decideShell(t, g, "curl x"); d.Decision != "deny" {
+		t.Fatalf("curl %s after the reload", d.Decision)
+	}
+	if c := countersBy(t, g, "gate_decision_cache_total"); c["hit"] < 2 || c["miss"] < 2 {
+		t.Fatalf("cache counters %v: want hits of the repeated decision and misses after the reload", c)
 	}
 }
 

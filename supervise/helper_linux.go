@@ -4,13 +4,17 @@ package supervise
 
 import (
 	"bufio"
+	"encoding/binary"
 	"errors"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"os/signal"
 	"path"
 	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
 	"strconv"
 	"strings"
 	"sync"
@@ -26,9 +30,19 @@ import (
 const traceOptions = unix.PTRACE_O_TRACEEXEC | unix.PTRACE_O_TRACEFORK |
 	unix.PTRACE_O_TRACEVFORK | unix.PTRACE_O_TRACECLONE | unix.PTRACE_O_EXITKILL
 
-// helperFD is the helper's end of the socket; the command's extra files
-// follow it.
-const helperFD = 3
+// helperFD is the helper's end of the socket, verdictFD its end of the
+// verdict socket (SOCK_SEQPACKET, one verdict a packet, read by the tracer
+// thread itself); the command's extra files follow them.
+const (
+	helperFD  = 3
+	verdictFD = 4
+	firstFD   = 5
+)
+
+// pollBackstop bounds how long the tracer, while execs wait for their
+// verdict, may miss a wait event: a SIGCHLD that arrives just before it
+// sleeps in poll does not interrupt that sleep.
+const pollBackstop = 2 // ms
 
 // Exit statuses of the helper when the command did not run.
 const (
@@ -68,8 +82,11 @@ type helper struct {
 	root       atomic.Int64
 	rootDone   bool
 	rootStatus unix.WaitStatus
-	verdicts   chan verdictMsg
-	sigchld    chan os.Signal
+	vbuf       []byte // a verdict packet (and room to see a longer one)
+	chld       sigchld
+	events     int
+	allocs     [1]metrics.Sample // bytes allocated so far
+	collected  uint64            // allocs at the last collection
 }
 
 // HelperMain runs the helper process: it starts the command the parent
@@ -88,13 +105,16 @@ func HelperMain(opts HelperOptions) int {
 		early:      map[int]bool{},
 		pending:    map[uint64]int{},
 		pendingTID: map[int]uint64{},
-		verdicts:   make(chan verdictMsg, 64),
-		sigchld:    make(chan os.Signal, 1),
+		vbuf:       make([]byte, 64),
 	}
 	if h.sock == nil {
 		return exitHelperFailed
 	}
 	syscall.CloseOnExec(helperFD)
+	syscall.CloseOnExec(verdictFD)
+	if unix.SetNonblock(verdictFD, true) != nil {
+		return exitHelperFailed
+	}
 	h.r = bufio.NewReaderSize(h.sock, 64<<10)
 	t, p, _, err := readFrame(h.r, nil)
 	if err != nil || t != msgConfig {
@@ -112,6 +132,16 @@ func HelperMain(opts HelperOptions) int {
 		h.transparent[n] = true
 	}
 	h.signals()
+	h.chld.init()
+	// The tracer sleeps in a raw system call (waitIdle): no automatic
+	// collection, which would wait for it, and a P for the other
+	// goroutines (the socket reader, signals) while it sleeps.
+	debug.SetGCPercent(-1)
+	debug.SetMemoryLimit(math.MaxInt64)
+	if runtime.GOMAXPROCS(0) < 2 {
+		runtime.GOMAXPROCS(2)
+	}
+	h.allocs[0].Name = "/gc/heap/allocs:bytes"
 	go h.readLoop()
 	return h.run(opts)
 }
@@ -132,9 +162,10 @@ func (h *helper) fail(code int, msg string) int {
 	return code
 }
 
-// readLoop serves the parent's messages. Verdicts go to the tracer
-// thread; signals and PID lists need no ptrace request and are served
-// here, so that they work while the tracer waits.
+// readLoop serves the parent's messages on the socket: signals and PID
+// lists need no ptrace request and are served here, so that they work
+// while the tracer waits. Verdicts come on their own socket, read by the
+// tracer thread.
 func (h *helper) readLoop() {
 	var buf []byte
 	for {
@@ -145,12 +176,6 @@ func (h *helper) readLoop() {
 			os.Exit(exitHelperFailed)
 		}
 		switch t {
-		case msgVerdict:
-			v, err := decodeVerdict(p)
-			if err != nil {
-				os.Exit(exitHelperFailed)
-			}
-			h.verdicts <- v
 		case msgSignal:
 			sig, err := decodeInt(p)
 			if err != nil || sig <= 0 || sig >= 65 {
@@ -185,8 +210,12 @@ func (h *helper) pids() []int {
 // kill reached it otherwise). The handlers are Go's, so the command starts
 // with these signals at their defaults; signals the helper inherited as
 // ignored stay ignored for the command too.
+//
+// SIGCHLD is not notified: every wait event of a tracee sends one, and a
+// notification would wake a goroutine for each. loop switches it between
+// the default action and Go's handler, which drops it but, delivered to
+// the tracer thread (the tracees' ptrace parent), interrupts a poll.
 func (h *helper) signals() {
-	signal.Notify(h.sigchld, syscall.SIGCHLD)
 	ch := make(chan os.Signal, 8)
 	for _, s := range []syscall.Signal{syscall.SIGHUP, syscall.SIGINT, syscall.SIGTERM, syscall.SIGQUIT,
 		syscall.SIGTSTP, syscall.SIGTTIN, syscall.SIGTTOU, syscall.SIGPIPE} {
@@ -223,7 +252,7 @@ func (h *helper) run(opts HelperOptions) int {
 		SysProcAttr: &syscall.SysProcAttr{Ptrace: true},
 	}
 	for i := range h.cfg.ExtraFiles {
-		f := os.NewFile(uintptr(helperFD+1+i), "extra")
+		f := os.NewFile(uintptr(firstFD+i), "extra")
 		if f == nil {
 			return h.fail(exitHelperFailed, "extra file "+strconv.Itoa(i)+" is not open")
 		}
@@ -247,12 +276,35 @@ func (h *helper) run(opts HelperOptions) int {
 		f.Close()
 	}
 	nullStdio()
+	shortSlice()
 	pid := cmd.Process.Pid
 	if code, ok := h.attach(pid); !ok {
 		return code
 	}
 	h.loop()
 	return h.mirror()
+}
+
+// tracerSlice is the scheduler slice the tracer thread asks for: every
+// process of the tree that stops for an event waits until the tracer
+// runs, and on a busy machine a woken thread with the default slice (a
+// few ms) may wait behind a compiler for most of one. A shorter slice
+// lets the kernel (EEVDF, Linux 6.12+) run it at once; it is used only to
+// handle an event and sleep again.
+const tracerSlice = 100_000 // ns, the shortest the kernel accepts
+
+// shortSlice gives the calling thread, the tracer, the short slice. It
+// runs after the command started, so the command does not inherit it;
+// kernels without custom slices ignore or refuse it, and the tracer then
+// runs with the default.
+// Its policy and nice value stay as they were.
+func shortSlice() {
+	attr, err := unix.SchedGetAttr(0, 0)
+	if err != nil || (attr.Policy != unix.SCHED_NORMAL && attr.Policy != unix.SCHED_BATCH) {
+		return
+	}
+	attr.Size, attr.Runtime = unix.SizeofSchedAttr, tracerSlice
+	_ = unix.SchedSetAttr(0, attr, 0)
 }
 
 // nullStdio points the helper's own 0, 1 and 2 at /dev/null.
@@ -297,8 +349,8 @@ func (h *helper) attach(pid int) (int, bool) {
 	if h.cfg.DecideRoot {
 		h.seq++
 		h.send(encodeExec(msgExec, execMsg{Seq: h.seq, Exec: e}))
-		v := <-h.verdicts
-		if !v.Allow || v.Seq != h.seq {
+		v, ok := h.readVerdict(-1)
+		if !ok || !v.Allow || v.Seq != h.seq {
 			_ = unix.Kill(pid, unix.SIGKILL)
 			_, _ = wait4(pid, &ws, unix.WALL)
 			h.rootDone, h.rootStatus = true, ws
@@ -330,12 +382,29 @@ func (h *helper) killRoot(pid int, msg string) int {
 	return h.fail(exitHelperFailed, msg)
 }
 
-// loop services the tree until no traced process is left. It drains wait
-// events without blocking; when none is ready it blocks in wait4 if no
-// exec waits for a verdict, or else on a verdict or SIGCHLD.
+// loop services the tree until no traced process is left. While no exec
+// waits for a verdict it blocks in wait4, with SIGCHLD at its default
+// action, which the kernel discards: a wait event costs one wake-up.
+// Otherwise it drains wait events without blocking, applies the verdicts
+// that came, and sleeps in poll on the verdict socket, with Go's handler
+// for SIGCHLD installed so that a new wait event interrupts the poll.
 func (h *helper) loop() {
 	var ws unix.WaitStatus
 	for {
+		h.collect()
+		if len(h.pending) == 0 {
+			h.chld.set(false)
+			pid, err := waitIdle(&ws)
+			if pid > 0 {
+				h.event(pid, ws)
+			} else if err == unix.ECHILD {
+				return
+			}
+			continue
+		}
+		// Installed before the check, so that no event between the
+		// check and the poll goes unannounced.
+		h.chld.set(true)
 		pid, err := wait4(-1, &ws, unix.WALL|unix.WNOHANG)
 		if pid > 0 {
 			h.event(pid, ws)
@@ -346,32 +415,131 @@ func (h *helper) loop() {
 		}
 		h.drainVerdicts()
 		if len(h.pending) == 0 {
-			pid, err = wait4(-1, &ws, unix.WALL)
-			if pid > 0 {
-				h.event(pid, ws)
-			} else if err == unix.ECHILD {
-				return
-			}
 			continue
 		}
-		select {
-		case <-h.sigchld:
-		case v := <-h.verdicts:
+		if v, ok := h.readVerdict(pollBackstop); ok {
 			h.verdict(v)
 		}
 	}
 }
 
+// waitIdle is wait4(-1, &ws, __WALL) as a raw system call: the tracer
+// keeps its P while it sleeps, so that Go's sysmon, which otherwise wakes
+// every 20 µs to take back the P of a thread in a long system call and
+// starts again after each one, stays asleep (a third of the context
+// switches of a supervised build). The price is that the world cannot be
+// stopped while the tracer sleeps: the helper runs with the garbage
+// collector off and collects itself, from the tracer (collect).
+func waitIdle(ws *unix.WaitStatus) (int, error) {
+	for {
+		r, _, errno := unix.RawSyscall6(unix.SYS_WAIT4, ^uintptr(0), uintptr(unsafe.Pointer(ws)), unix.WALL, 0, 0, 0)
+		switch errno {
+		case 0:
+			return int(r), nil
+		case unix.EINTR:
+			continue
+		}
+		return -1, errno
+	}
+}
+
+// gcEvery is how many bytes the helper allocates between two collections.
+const gcEvery = 16 << 20
+
+// collect runs the garbage collector, from the tracer thread and so never
+// while it sleeps in waitIdle, once the helper allocated gcEvery bytes
+// since the last time.
+func (h *helper) collect() {
+	h.events++
+	if h.events%256 != 0 {
+		return
+	}
+	metrics.Read(h.allocs[:])
+	if a := h.allocs[0].Value; a.Kind() == metrics.KindUint64 && a.Uint64()-h.collected >= gcEvery {
+		runtime.GC()
+		h.collected = a.Uint64()
+	}
+}
+
+// sigchld switches SIGCHLD between Go's handler (which drops it) and the
+// default action (which the kernel drops before any thread wakes), with
+// the raw system call: Go keeps its own handler installed otherwise.
+type sigchld struct {
+	goAct, dflAct [4]uint64 // struct sigaction as the kernel has it
+	ok, handled   bool
+}
+
+func (c *sigchld) init() {
+	_, _, errno := unix.RawSyscall6(unix.SYS_RT_SIGACTION, uintptr(unix.SIGCHLD), 0, uintptr(unsafe.Pointer(&c.goAct)), 8, 0, 0)
+	c.ok, c.handled = errno == 0, true
+	// SIG_DFL (0), with Go's flags, restorer and mask.
+	c.dflAct = [4]uint64{0, c.goAct[1], c.goAct[2], c.goAct[3]}
+}
+
+func (c *sigchld) set(handled bool) {
+	if !c.ok || c.handled == handled {
+		return
+	}
+	act := &c.dflAct
+	if handled {
+		act = &c.goAct
+	}
+	if _, _, errno := unix.RawSyscall6(unix.SYS_RT_SIGACTION, uintptr(unix.SIGCHLD), uintptr(unsafe.Pointer(act)), 0, 8, 0, 0); errno != 0 {
+		// Stay with Go's handler: a wake-up more per event.
+		c.ok = false
+		return
+	}
+	c.handled = handled
+}
+
 // drainVerdicts applies the verdicts already received, late ones for
-// processes that died included, so that the reader never waits on them.
+// processes that died included.
 func (h *helper) drainVerdicts() {
 	for {
-		select {
-		case v := <-h.verdicts:
-			h.verdict(v)
-		default:
+		v, ok := h.readVerdict(0)
+		if !ok {
 			return
 		}
+		h.verdict(v)
+	}
+}
+
+// readVerdict reads one verdict from the verdict socket, waiting up to
+// timeout ms for it (-1: no limit; a signal ends the wait early). A
+// parent that is gone, or that sends anything but a verdict, ends the
+// helper: nobody is left to decide.
+func (h *helper) readVerdict(timeout int) (verdictMsg, bool) {
+	for {
+		n, err := unix.Read(verdictFD, h.vbuf)
+		switch {
+		case err == unix.EINTR:
+			continue
+		case err == unix.EAGAIN:
+			if timeout == 0 {
+				return verdictMsg{}, false
+			}
+			fds := []unix.PollFd{{Fd: verdictFD, Events: unix.POLLIN}}
+			if _, err := unix.Poll(fds, timeout); err != nil && err != unix.EINTR {
+				os.Exit(exitHelperFailed)
+			}
+			if timeout > 0 {
+				// Woken by a signal, the time limit or a verdict:
+				// one try more, then back to the wait events.
+				timeout = 0
+			}
+			continue
+		case err != nil || n < 5 || n == len(h.vbuf):
+			os.Exit(exitHelperFailed)
+		}
+		b := h.vbuf[:n]
+		if int(binary.LittleEndian.Uint32(b)) != n-4 || msgType(b[4]) != msgVerdict {
+			os.Exit(exitHelperFailed)
+		}
+		v, err := decodeVerdict(b[5:])
+		if err != nil {
+			os.Exit(exitHelperFailed)
+		}
+		return v, true
 	}
 }
 

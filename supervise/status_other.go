@@ -7,7 +7,7 @@ import (
 	"syscall"
 )
 
-func socketPair() (*os.File, *os.File, error) { return nil, nil, ErrUnavailable }
+func socketPair(int) (*os.File, *os.File, error) { return nil, nil, ErrUnavailable }
 
 func statusOf(ws int) Status { return Status{ExitCode: ws} }
 

@@ -10,11 +10,12 @@ import (
 )
 
 // socketPair returns the parent's end (non-blocking, for the poller) and
-// the helper's end of a new stream socket pair.
-func socketPair() (*os.File, *os.File, error) {
+// the helper's end of a new socket pair of type typ (SOCK_STREAM,
+// SOCK_SEQPACKET).
+func socketPair(typ int) (*os.File, *os.File, error) {
 	// Under ForkLock, so that no child started meanwhile inherits them.
 	syscall.ForkLock.RLock()
-	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM, 0)
+	fds, err := unix.Socketpair(unix.AF_UNIX, typ, 0)
 	if err == nil {
 		unix.CloseOnExec(fds[0])
 		unix.CloseOnExec(fds[1])

@@ -33,11 +33,13 @@ func needSupervise(t testing.TB) {
 	}
 }
 
-func need(t testing.TB, prog string) {
+func need(t testing.TB, prog string) string {
 	t.Helper()
-	if _, err := exec.LookPath(prog); err != nil {
+	p, err := exec.LookPath(prog)
+	if err != nil {
 		t.Skipf("SKIP: %s is not installed", prog)
 	}
+	return p
 }
 
 // recorder is a Decider that denies programs by base name and records

@@ -18,6 +18,8 @@ type Tree struct {
 	cmd    *exec.Cmd
 	conn   *os.File // the parent's end of the socket
 	child  *os.File // the helper's end, closed once it started
+	vconn  *os.File // the parent's end of the verdict socket
+	vchild *os.File // the helper's end
 	decide Decider
 	opts   Options
 	cfg    config
@@ -89,7 +91,12 @@ func Wrap(cmd *exec.Cmd, self string, d Decider, opts *Options) (*Tree, error) {
 		t.opts.MaxBlocked = DefaultMaxBlocked
 	}
 	var err error
-	if t.conn, t.child, err = socketPair(); err != nil {
+	if t.conn, t.child, err = socketPair(syscall.SOCK_STREAM); err != nil {
+		return nil, fmt.Errorf("supervise: %w", err)
+	}
+	if t.vconn, t.vchild, err = socketPair(syscall.SOCK_SEQPACKET); err != nil {
+		t.conn.Close()
+		t.child.Close()
 		return nil, fmt.Errorf("supervise: %w", err)
 	}
 	args := cmd.Args
@@ -103,7 +110,7 @@ func Wrap(cmd *exec.Cmd, self string, d Decider, opts *Options) (*Tree, error) {
 	}
 	cmd.Path = self
 	cmd.Args = []string{self, HelperArg}
-	cmd.ExtraFiles = append([]*os.File{t.child}, cmd.ExtraFiles...)
+	cmd.ExtraFiles = append([]*os.File{t.child, t.vchild}, cmd.ExtraFiles...)
 	t.ctx, t.cancel = context.WithCancel(context.Background())
 	return t, nil
 }
@@ -128,6 +135,7 @@ func (t *Tree) Attach() error {
 		return errors.New("supervise: already attached")
 	}
 	t.child.Close()
+	t.vchild.Close()
 	go func() {
 		t.helperErr = t.cmd.Wait()
 		close(t.helperExited)
@@ -145,6 +153,8 @@ func (t *Tree) Close() {
 	if !t.attached.Load() {
 		t.child.Close()
 		t.conn.Close()
+		t.vchild.Close()
+		t.vconn.Close()
 		t.cancel()
 	}
 }
@@ -304,6 +314,7 @@ func (t *Tree) readLoop() {
 	}
 	<-t.helperExited
 	t.conn.Close()
+	t.vconn.Close()
 	select {
 	case <-t.started:
 	default:
@@ -352,7 +363,9 @@ func (t *Tree) decideExec(m execMsg) {
 		}
 		t.mu.Unlock()
 	}
-	_ = t.send(encodeVerdict(verdictMsg{Seq: m.Seq, Allow: v.Allow}))
+	// One packet on the verdict socket, which the helper's tracer thread
+	// reads itself.
+	_, _ = t.vconn.Write(encodeVerdict(verdictMsg{Seq: m.Seq, Allow: v.Allow}))
 }
 
 // call runs the decider; a panic is a deny.

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -12,8 +13,22 @@ import (
 
 // TestMain makes the test binary act as gate when testscript scripts run
 // the gate command.
+//
+// The tests' gate processes keep their state (tokens, hook sockets) in a
+// directory of the test run, not in the user's: the top-level process
+// sets XDG_STATE_HOME, which the gate processes it starts inherit (scripts
+// get testscript's own environment).
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	var tm testscript.TestingM = m
+	if filepath.Base(os.Args[0]) != "gate" {
+		dir, err := os.MkdirTemp("", "gate-test-state")
+		if err != nil {
+			panic(err)
+		}
+		os.Setenv("XDG_STATE_HOME", dir)
+		tm = cleanupM{m, dir}
+	}
+	testscript.Main(tm, map[string]func(){
 		"gate": func() {
 			if c := os.Getenv("GATE_TEST_PANIC_ON"); c != "" {
 				engine.SetParseHook(panicOn(c))
@@ -21,6 +36,17 @@ func TestMain(m *testing.M) {
 			os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 		},
 	})
+}
+
+// cleanupM runs the tests, then removes their state directory.
+type cleanupM struct {
+	m   *testing.M
+	dir string
+}
+
+func (c cleanupM) Run() int {
+	defer os.RemoveAll(c.dir)
+	return c.m.Run()
 }
 
 // panicOn returns a parse hook that panics on command as the parser did on

@@ -35,6 +35,7 @@ func (a *app) mcpCommand() *cobra.Command {
 		ro           runOptions
 		bo           boundaryOptions
 		approvalAddr string
+		hookSocket   bool
 	)
 	cmd := &cobra.Command{
 		Use:   "mcp",
@@ -55,6 +56,7 @@ func (a *app) mcpCommand() *cobra.Command {
 			}
 			ctx, cancel := context.WithCancel(cmd.Context())
 			defer cancel()
+			hookToken := "" // the approvals API's, or the one local clients read
 			// Without an approvals address a call the policy asks about
 			// is put to the client (elicitation) or denied at once
 			// (approval_unavailable): nobody could see a queue.
@@ -76,7 +78,19 @@ func (a *app) mcpCommand() *cobra.Command {
 					return err
 				}
 				go server.Serve(ctx, ln, g, server.NewHandler(g, hopts), server.ServeOptions{Log: log})
+				hookToken = hopts.Token
+			} else if hookSocket && !bo.noToken {
+				// The token local clients read, when there is one: gate
+				// mcp makes none (the socket's permissions guard it).
+				if hookToken, err = clientToken(bo.tokenFile); err != nil {
+					return err
+				}
 			}
+			wait := func() {}
+			if hookSocket {
+				wait = serveHooks(ctx, g, hookToken, log)
+			}
+			defer func() { cancel(); wait() }()
 			s := server.NewMCPServer(g, version())
 			err = s.Run(ctx, server.StdioTransport(readCloser{a.stdin}, writeCloser{a.stdout}))
 			g.Runner().Shutdown(context.Background())
@@ -92,6 +106,7 @@ func (a *app) mcpCommand() *cobra.Command {
 	ro.registerDecisionLog(cmd)
 	ro.registerSessions(cmd)
 	cmd.Flags().StringVar(&approvalAddr, "approvals-listen", "", "serve the approvals API (and the rest of the HTTP API) on this loopback `address` or unix:PATH, with gate serve's boundary (token, Host, Origin)")
+	cmd.Flags().BoolVar(&hookSocket, "hook-socket", true, hookSocketHelp)
 	bo.register(cmd)
 	return cmd
 }

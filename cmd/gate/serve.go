@@ -302,6 +302,7 @@ func (a *app) serveCommand() *cobra.Command {
 		maxBody    int64
 		maxInfl    int64
 		shutdown   time.Duration
+		hookSocket bool
 		ro         runOptions
 		bo         boundaryOptions
 	)
@@ -338,13 +339,23 @@ func (a *app) serveCommand() *cobra.Command {
 			hopts.MaxBody, hopts.MaxBodyInflight = maxBody, maxInfl
 			hopts.MCP = server.NewMCPHandler(server.NewMCPServer(g, version()))
 			h := server.NewHandler(g, hopts)
-			return server.Serve(cmd.Context(), ln, g, h, server.ServeOptions{ShutdownTimeout: shutdown, Log: log})
+			ctx, cancel := context.WithCancel(cmd.Context())
+			defer cancel()
+			wait := func() {}
+			if hookSocket {
+				wait = serveHooks(ctx, g, hopts.Token, log)
+			}
+			err = server.Serve(ctx, ln, g, h, server.ServeOptions{ShutdownTimeout: shutdown, Log: log})
+			cancel()
+			wait()
+			return err
 		},
 	}
 	cmd.Flags().StringVar(&listenAddr, "listen", "127.0.0.1:8787", "`address` to listen on (host:port, or unix:PATH for a unix socket)")
 	cmd.Flags().Int64Var(&maxBody, "max-body", server.DefaultMaxBody, "largest request body in `bytes`")
 	cmd.Flags().Int64Var(&maxInfl, "max-body-inflight", server.DefaultMaxBodyInflight, "`bytes` of request bodies held at once (being read, or by requests in progress); beyond it a request is answered 503 overloaded with Retry-After")
 	cmd.Flags().DurationVar(&shutdown, "shutdown-timeout", server.DefaultShutdownTimeout, "how long in-flight calls may finish on shutdown")
+	cmd.Flags().BoolVar(&hookSocket, "hook-socket", true, hookSocketHelp)
 	bo.register(cmd)
 	ro.register(cmd)
 	ro.registerApprovals(cmd)
@@ -353,6 +364,9 @@ func (a *app) serveCommand() *cobra.Command {
 	ro.registerSessions(cmd)
 	return cmd
 }
+
+// hookSocketHelp describes --hook-socket.
+const hookSocketHelp = "answer gate hook for hooks with this configuration on a unix socket in $XDG_STATE_HOME/gate/hooks (~/.local/state/gate/hooks), so that they do not compile the policies"
 
 // instanceID names this gate process in decision logs.
 var instanceID = func() string {

@@ -188,6 +188,10 @@ func segmentValue(s *SegmentInput, contexts map[contextKey]*ast.Term) *ast.Term 
 	b.boolOmit("imports_code", s.ImportsCode)
 	b.boolOmit("proven_code", s.ProvenCode)
 	b.boolOmit("content_known", s.ContentKnown)
+	b.strOmit("content_file", s.ContentFile)
+	if len(s.Reads) > 0 {
+		b.set("reads", stringsTerm(s.Reads))
+	}
 	findings := make([]*ast.Term, len(s.Findings))
 	for i, f := range s.Findings {
 		fb := newObject(2)

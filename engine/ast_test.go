@@ -29,6 +29,7 @@ func TestInputValueMatchesJSON(t *testing.T) {
 		shellCall("f() { x=1; }; f; [[ -f y ]] && python -c 'x' | tee out.txt"),
 		{Tool: ToolWriteFile, Args: map[string]any{"file_path": "a.txt", "content": "new\n"}},
 		shellCall("ln -s /etc d && echo x > d/f; echo y >> b.txt"),
+		shellCall("cat <<'EOF' > x.sh\necho hi\nEOF\nbash x.sh; python3 -c 'import json; print(open(\"a.txt\").read())'"),
 		{Tool: ToolEdit, Args: map[string]any{"file_path": "a.txt", "old_string": "two", "new_string": "2"}},
 		{Tool: ToolEdit, Args: map[string]any{"file_path": "a.txt", "old_string": "absent", "new_string": "2"}},
 		{Tool: ToolReadFile, Args: map[string]any{"file_path": "x.log"}},

@@ -84,6 +84,8 @@ func TestIdentityCoversOptions(t *testing.T) {
 				field.SetInt(field.Int() + 7)
 			case reflect.Slice:
 				field.Set(reflect.ValueOf([]string{"x"}))
+			case reflect.Map:
+				field.Set(reflect.ValueOf(map[string]string{"x": "ask"}))
 			default:
 				t.Errorf("Options.%s.%s: a %s; teach this test to change it", name, st.Type().Field(i).Name, field.Kind())
 				continue

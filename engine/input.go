@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -342,7 +343,7 @@ func (e *Engine) shellInput(ctx context.Context, in *Input, args map[string]any)
 		}
 		e.secretReads(in, seg, base, known)
 	}
-	created := createScope(sh.Segments, e.cat)
+	created := e.createScope(in.Cwd, sh.Segments)
 	writtenBefore := writeScope(sh.Segments, e.cat)
 	for i := range sh.Segments {
 		seg := &sh.Segments[i]
@@ -356,6 +357,9 @@ func (e *Engine) shellInput(ctx context.Context, in *Input, args map[string]any)
 			if rewrittenBefore(sh.Segments, i, e.cat) {
 				seg.Findings = append(seg.Findings, shellparse.Finding{Code: shellparse.FindProgramModified,
 					Message: "a part of the command that may run first may rewrite the file " + seg.Program + " runs after this command wrote it"})
+			} else if why := e.contentFileKept(in.Cwd, seg.Segment); why != "" {
+				seg.Findings = append(seg.Findings, shellparse.Finding{Code: shellparse.FindProgramModified,
+					Message: seg.ContentFile + " " + why + ": if the command's write to it fails, its old content runs"})
 			}
 		} else {
 			e.programFacts(in, seg, written, created[i])
@@ -406,36 +410,86 @@ func relinkScope(segs []SegmentInput) []bool {
 // background), or any other one when the segment itself may run later than
 // its place says (a loop, a function, a process substitution, the
 // background).
-func createScope(segs []SegmentInput, cat *shellparse.Catalogue) []bool {
-	return scopeAfter(segs, func(seg *shellparse.Segment) bool { return creates(seg, cat) })
+//
+// A program file named by a path (./x) that does not exist and that nothing
+// may create before it never starts, so it creates nothing either (./x &&
+// ./x): such segments are dropped and the scopes computed again.
+func (e *Engine) createScope(cwd string, segs []SegmentInput) []bool {
+	dead := make([]bool, len(segs))
+	for round := 0; ; round++ {
+		scope := scopeAfter(segs, func(i int) bool { return !dead[i] && creates(segs[i].Segment, e.cat) })
+		changed := false
+		for i := range segs {
+			if !dead[i] && !scope[i] && e.missingProgram(cwd, segs[i].Segment) {
+				dead[i], changed = true, true
+			}
+		}
+		if !changed || round >= 8 {
+			return scope
+		}
+	}
 }
 
-// writeScope is createScope for segments that may create files or write
-// any file at all.
+// missingProgram reports whether a segment runs a program file named by a
+// path with a slash (no PATH search) that does not exist.
+func (e *Engine) missingProgram(cwd string, seg *shellparse.Segment) bool {
+	if seg.Program == "" || seg.ContentKnown || !strings.Contains(seg.ProgramPath, "/") {
+		return false
+	}
+	base, known := e.segmentDir(cwd, seg)
+	if !known && !filepath.IsAbs(seg.ProgramPath) {
+		return false
+	}
+	return !e.resolver.Resolve(base, seg.ProgramPath).Exists
+}
+
+// writeScope is createScope for segments that may create files or write a
+// file Python could import.
 func writeScope(segs []SegmentInput, cat *shellparse.Catalogue) []bool {
-	return scopeAfter(segs, func(seg *shellparse.Segment) bool { return creates(seg, cat) || writes(seg) })
+	return scopeAfter(segs, func(i int) bool { return creates(segs[i].Segment, cat) || writesModule(segs[i].Segment) })
 }
 
-// writes reports whether a segment writes a file through a redirection or
-// its arguments (not counting /dev/null and the other descriptors).
-func writes(seg *shellparse.Segment) bool {
+// moduleSuffixes are the endings of files Python imports (modules,
+// compiled modules, extensions, path configuration).
+var moduleSuffixes = []string{".py", ".pyc", ".pyo", ".pyd", ".so", ".pth", ".pyw"}
+
+// writesModule reports whether a segment writes, through a redirection or
+// its arguments, a file Python could import, or a file whose name is only
+// known at run time.
+func writesModule(seg *shellparse.Segment) bool {
+	module := func(p string, dynamic bool) bool {
+		if dynamic {
+			return true
+		}
+		for _, suffix := range moduleSuffixes {
+			if strings.HasSuffix(strings.ToLower(p), suffix) {
+				return true
+			}
+		}
+		return false
+	}
 	for _, r := range seg.Redirects {
-		if r.Write && !r.Dup && !strings.HasPrefix(r.Target, "/dev/") {
+		if r.Write && !r.Dup && module(r.Target, r.Dynamic) {
 			return true
 		}
 	}
-	return len(seg.Writes) > 0
+	for _, w := range seg.Writes {
+		if module(w.Value, w.Dynamic) {
+			return true
+		}
+	}
+	return false
 }
 
 // scopeAfter reports, for each segment, whether a segment for which pred
 // holds may run before it (see createScope).
-func scopeAfter(segs []SegmentInput, pred func(*shellparse.Segment) bool) []bool {
+func scopeAfter(segs []SegmentInput, pred func(int) bool) []bool {
 	scope := make([]bool, len(segs))
 	first, total, anywhere := -1, 0, 0
 	mayCreate := make([]bool, len(segs))
 	roams := make([]bool, len(segs))
 	for i := range segs {
-		if !pred(segs[i].Segment) {
+		if !pred(i) {
 			continue
 		}
 		mayCreate[i] = true
@@ -460,6 +514,34 @@ func scopeAfter(segs []SegmentInput, pred func(*shellparse.Segment) bool) []bool
 		scope[i] = (first >= 0 && first < i) || othersAnywhere > 0 || (late && others > 0)
 	}
 	return scope
+}
+
+// contentFileKept says why the command's write to the file a segment runs
+// (Segment.ContentFile) may fail and leave the file's old content in place:
+// it exists and is not a plain regular file this process may write (a
+// symlink, other hard links, read-only, a directory unknown). "" when the
+// file does not exist yet or may be written.
+func (e *Engine) contentFileKept(cwd string, seg *shellparse.Segment) string {
+	base, known := e.segmentDir(cwd, seg)
+	if !known && !filepath.IsAbs(seg.ContentFile) {
+		return "is relative to a directory that is not known statically"
+	}
+	info := e.resolver.Resolve(base, seg.ContentFile)
+	if !info.Exists {
+		return ""
+	}
+	st, err := os.Lstat(info.Resolved)
+	switch {
+	case info.Symlink:
+		return "is a symbolic link"
+	case err != nil || !st.Mode().IsRegular():
+		return "exists and is not a regular file"
+	case info.Links > 1:
+		return "has other hard links"
+	case !writable(info.Resolved):
+		return "exists and may not be written"
+	}
+	return ""
 }
 
 // rewrittenBefore reports whether a segment other than i and those it runs

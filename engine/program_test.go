@@ -37,6 +37,10 @@ func TestMissingProgram(t *testing.T) {
 		{"./x victim.txt", false},
 		{"mkdir -p out && echo start && ./x victim.txt", false},
 		{"./x victim.txt && tar xf t.tar", false},
+		{"./x; ./x victim.txt", false}, // the first one never starts either
+		{"./y || ./x victim.txt", false},
+		{"./y; tar xf t.tar; ./x victim.txt", true},
+		{"./y; d/c d/x .; ./x victim.txt", true}, // d/c exists (a copy of cp): it may create anything
 		{"cd out 2>/dev/null; bash s victim.txt", false},
 	} {
 		t.Run(tc.command, func(t *testing.T) {
@@ -85,6 +89,9 @@ func TestInlineImports(t *testing.T) {
 		{"echo '" + plant + "' > json.py; python3 -c 'import json; print(json.dumps(1))'", true},
 		{"printf '%s' '" + plant + "' | tee json.py >/dev/null && python3 -c 'import json; print(json.dumps(1))'", true},
 		{"tar xf t.tar && python3 -c 'import json; print(json.dumps(1))'", true},
+		{"echo '" + plant + "' > JSON.PY; mv JSON.PY json.py; python3 -c 'import json; print(json.dumps(1))'", true},
+		{"printf '%s' '" + plant + "' | tee json.pyc json.py >/dev/null; python3 -c 'import json'", true},
+		{"echo '{\"a\": 1}' > data.json && python3 -c 'import json; print(json.load(open(\"data.json\"))[\"a\"])'", false},
 		{"python3 - <<'EOF'\nimport os; os.remove('victim.txt')\nEOF", true},
 		{"python3 -c 'import json; print(json.dumps(1))' > out.txt", false},
 		{"python3 -c 'import json; print(json.dumps(1))' && echo '" + plant + "' > json.py", false},
@@ -154,11 +161,17 @@ func TestWrittenScript(t *testing.T) {
 		{echoScript + "chmod +x x.sh && ./x.sh && ./x.sh", Allow, "", false},
 		{"cat <<'EOF' > x.sh\n#!/bin/bash\nfor i in 1 2; do echo \"$i\"; done\nEOF\nchmod +x x.sh; ./x.sh", Allow, "", false},
 		{"cat <<'EOF' > x.py\nprint(1)\nEOF\npython3 x.py", Allow, "", false},
+		// An existing file is trusted only when the write surely lands in
+		// it: a plain regular file this process may write.
+		{"cat <<'EOF' > old.sh\necho hi\nEOF\nbash old.sh", Allow, "", false},
+		{"cat <<'EOF' > link.sh\necho hi\nEOF\n./link.sh victim.txt", Deny, CodeCommandUnprovable, os.Geteuid() != 0},
+		// A read-only file: root writes it anyway.
+		{"cat <<'EOF' > ro.sh\necho hi\nEOF\n./ro.sh victim.txt", map[bool]string{true: Allow, false: Deny}[os.Geteuid() == 0], map[bool]Code{true: "", false: CodeCommandUnprovable}[os.Geteuid() == 0], os.Geteuid() != 0},
 	} {
 		t.Run(tc.command, func(t *testing.T) {
 			e := newTestEngine(t, exclude("run_shell_command(rm)"))
 			root := e.resolver.Root()
-			setup := exec.Command("bash", "-c", `set -e; mkdir src; printf 'rm victim.txt\n' > src/x.sh; tar cf t.tar -C src x.sh; rm -r src; echo v > victim.txt`)
+			setup := exec.Command("bash", "-c", `set -e; mkdir src d; printf 'rm victim.txt\n' > src/x.sh; tar cf t.tar -C src x.sh; rm -r src; echo v > victim.txt; echo 'echo old' > old.sh; cp "$(command -v rm)" d/x; chmod 555 d/x; ln -s d/x link.sh; cp d/x ro.sh; chmod 555 ro.sh`)
 			setup.Dir = root
 			if out, err := setup.CombinedOutput(); err != nil {
 				t.Fatalf("setup: %v %s", err, out)
@@ -223,6 +236,61 @@ func TestGitCleanDryRun(t *testing.T) {
 			_, err = os.Stat(filepath.Join(root, "victim.txt"))
 			if removed := os.IsNotExist(err); removed != tc.harm {
 				t.Errorf("victim.txt removed: %v, want %v", removed, tc.harm)
+			}
+		})
+	}
+}
+
+// TestGitConfigReads: git config given an alias or command key alone reads
+// it and --unset removes it, which plants nothing; with a value, or options
+// that write, it still asks. Each case runs in a real repository: harm says
+// whether .git/config gains the key.
+func TestGitConfigReads(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git on PATH")
+	}
+	for _, tc := range []struct {
+		command string
+		want    string
+		harm    bool
+	}{
+		{"git config alias.st", Allow, false},
+		{"git config --local --unset alias.st", Allow, false},
+		{"git config --get core.pager", Allow, false},
+		{"git config alias.st '!touch ran'", Ask, true},
+		{"git config --add alias.st '!touch ran'", Ask, true},
+		{"git config -f .git/config alias.st '!touch ran'", Ask, true},
+		{"git config --local core.pager 'touch ran'", Ask, true},
+	} {
+		t.Run(tc.command, func(t *testing.T) {
+			e := newTestEngine(t, exclude("run_shell_command(rm)"))
+			root := e.resolver.Root()
+			setup := exec.Command("git", "init", "-q", ".")
+			setup.Dir = root
+			if out, err := setup.CombinedOutput(); err != nil {
+				t.Fatalf("setup: %v %s", err, out)
+			}
+			before, err := os.ReadFile(filepath.Join(root, ".git", "config"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, err := e.Decide(context.Background(), shellCall(tc.command))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Decision != tc.want {
+				t.Errorf("decision %+v, want %s", d, tc.want)
+			}
+			run := exec.Command("bash", "-c", tc.command)
+			run.Dir = root
+			run.Env = append(os.Environ(), "HOME="+t.TempDir(), "GIT_CONFIG_NOSYSTEM=1")
+			_ = run.Run()
+			after, err := os.ReadFile(filepath.Join(root, ".git", "config"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if changed := string(after) != string(before); changed != tc.harm {
+				t.Errorf(".git/config changed: %v, want %v", changed, tc.harm)
 			}
 		})
 	}

@@ -164,6 +164,9 @@ func (e *Engine) secretReads(in *Input, seg *SegmentInput, base string, known bo
 	for _, as := range seg.Assigns {
 		check(shellparse.Word{Value: as.Value, Dynamic: as.Dynamic}, "argument")
 	}
+	for _, r := range seg.Reads {
+		check(shellparse.Word{Value: r}, "argument")
+	}
 	for _, r := range seg.Redirects {
 		if !r.Write && !r.Dup && r.Op == "<" {
 			check(shellparse.Word{Value: r.Target, Dynamic: r.Dynamic}, "redirect")

@@ -27,6 +27,11 @@ type Settings struct {
 	Allowed []string `json:"allowed"`
 	// ApprovalMode is default, auto-edit or yolo.
 	ApprovalMode string `json:"approval_mode"`
+	// Findings override what a parser finding does under a restriction
+	// (data.gate.findings): "deny" or "ask", by finding code (gate.findings
+	// in a settings file: {"inline_code": "ask"} asks for python -c code
+	// instead of denying it).
+	Findings map[string]string `json:"findings,omitempty"`
 }
 
 // Validate checks the approval mode.
@@ -37,6 +42,11 @@ func (s *Settings) Validate() error {
 	case ApprovalDefault, ApprovalAutoEdit, ApprovalYolo:
 	default:
 		return errorf(CodeBadSettings, fmt.Sprintf("approval mode %q is not one of default, auto-edit, yolo", s.ApprovalMode), nil)
+	}
+	for code, action := range s.Findings {
+		if action != "deny" && action != "ask" {
+			return errorf(CodeBadSettings, fmt.Sprintf("finding %q: %q is not one of deny, ask", code, action), nil)
+		}
 	}
 	return nil
 }
@@ -85,6 +95,8 @@ type index struct {
 	Protected   map[string]string      `json:"protected"`
 	// Secret are paths no call may read or write (Options.Secret).
 	Secret map[string]string `json:"secret"`
+	// Findings are the settings' overrides of data.gate.findings.
+	Findings map[string]string `json:"findings"`
 
 	maxWords int    // longest literal key, in words
 	maxPath  int    // longest path key, in words
@@ -119,7 +131,10 @@ func splitEntry(entry string) (tool, arg string, hasArg, ok bool) {
 // their name is an alias of (aliases maps alias to tool, from
 // data.gate.tools.aliases); other names stay as written, matching nothing.
 func buildIndex(s Settings, p *shellparse.Parser, aliases map[string]string, equivalents map[string][]string, protected map[string]string) *index {
-	idx := &index{ApprovalMode: s.ApprovalMode, Equivalents: map[string][]pathEntry{}, Protected: map[string]string{}, Secret: map[string]string{}}
+	idx := &index{ApprovalMode: s.ApprovalMode, Equivalents: map[string][]pathEntry{}, Protected: map[string]string{}, Secret: map[string]string{}, Findings: map[string]string{}}
+	for code, action := range s.Findings {
+		idx.Findings[code] = action
+	}
 	idx.Core = idx.list(s.Core, p, aliases)
 	idx.Exclude = idx.list(s.Exclude, p, aliases)
 	idx.Allowed = idx.list(s.Allowed, p, aliases)

@@ -420,6 +420,17 @@ test_review_follows_the_findings_data if {
 	_deny(call, _exclude(["rm"])) == set() with data.gate.findings as {"dynamic_program": "ask"}
 }
 
+# The settings' gate.findings override data.gate.findings, both ways.
+test_review_follows_the_settings_findings if {
+	call := lib.shell("$X push", [_dynamic_program])
+	asking := object.union(_exclude(["rm"]), {"findings": {"dynamic_program": "ask"}})
+	_ask_codes(call, asking) == {"command_review"}
+	_deny(call, asking) == set()
+	denying := object.union(_exclude(["rm"]), {"findings": {"dynamic_program": "deny"}})
+	_ask_codes(call, denying) == set() with data.gate.findings as {"dynamic_program": "ask"}
+	count(_deny(call, denying)) == 1 with data.gate.findings as {"dynamic_program": "ask"}
+}
+
 # --- command_equivalent ----------------------------------------------------------
 
 test_equivalent_command_asks if {

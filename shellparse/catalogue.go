@@ -128,6 +128,11 @@ type ProgramSpec struct {
 	Taints []string `json:"taints,omitempty"`
 	// Findings are reported whenever one of the listed words appears in argv.
 	Findings []FindingSpec `json:"findings,omitempty"`
+	// DefinesAliases marks alias: a definition (NAME=VALUE, or an operand
+	// not known statically) changes what a command name runs for what the
+	// same shell reads after it, which is unprovable unless nothing in the
+	// command runs after it (a trap runs at exit). alias NAME only prints.
+	DefinesAliases bool `json:"defines_aliases,omitempty"`
 	// Getopt is the program's complete option specification. With it,
 	// option arity is exact (optional arguments only when attached), options
 	// after operands are read as GNU getopt does, and an option it does not
@@ -234,6 +239,10 @@ type InlineCodeSpec struct {
 	// expression (awk's system(), sed's e command); otherwise any inline code
 	// is unprovable.
 	Pattern string `json:"pattern,omitempty"`
+	// StripStrings blanks double-quoted strings before Pattern is matched
+	// (awk's printf "%s|" pipes nothing), when the code holds no '/' or
+	// '#', where a regular expression or a comment could hold a quote.
+	StripStrings bool `json:"strip_strings,omitempty"`
 	// Prover names a check of the code gate knows ("python": one-liners
 	// that only print, compute and read standard input, see python.go):
 	// code it proves inert is not a finding.

@@ -408,6 +408,8 @@ type state struct {
 	// be written exactly once in the whole command (see finish).
 	contents    map[string]string
 	contentUses []contentUse
+	// aliases are the segments that define aliases (see finish).
+	aliases []*Segment
 
 	limits Limits
 	words  int

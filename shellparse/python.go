@@ -26,7 +26,7 @@ var pyModuleAttrs = map[string][]string{
 	"math":        {"*"},
 	"cmath":       {"*"},
 	"re":          {"match", "search", "findall", "finditer", "sub", "subn", "split", "compile", "escape", "fullmatch", "IGNORECASE", "I", "MULTILINE", "M", "DOTALL", "S", "VERBOSE", "X", "ASCII", "A", "error"},
-	"os":          {"path", "getcwd", "sep", "linesep", "name", "environ", "cpu_count", "getpid", "getenv", "listdir", "curdir", "pardir", "extsep", "pathsep"},
+	"os":          {"path", "getcwd", "sep", "linesep", "name", "cpu_count", "getpid", "getenv", "listdir", "curdir", "pardir", "extsep", "pathsep"},
 	"os.path":     {"join", "exists", "isfile", "isdir", "islink", "isabs", "basename", "dirname", "abspath", "realpath", "splitext", "split", "getsize", "getmtime", "expanduser", "normpath", "relpath", "commonpath", "sep"},
 	"time":        {"time", "sleep", "strftime", "localtime", "gmtime", "perf_counter", "monotonic", "ctime", "time_ns", "strptime"},
 	"datetime":    {"datetime", "date", "timedelta", "timezone", "time"},
@@ -137,17 +137,34 @@ const maxPythonCode = 64 << 10
 type pyToken struct {
 	kind  byte // 'a' name, 's' string, 'n' number, 'o' operator, ';' end of statement
 	value string
+	// lit is set on a plain string literal without escapes or
+	// replacement fields; value is then its text.
+	lit bool
+}
+
+// pyResult is what the check found: whether the code is proven inert,
+// whether it imports modules (which Python looks up in the current
+// directory first), and the files it opens for reading.
+type pyResult struct {
+	inert, imports bool
+	reads          []string
 }
 
 // pythonInert reports whether code is proven inert, and whether it imports
-// modules (which Python looks up in the current directory first).
+// modules.
 func pythonInert(code string) (inert, imports bool) {
+	r := pythonCheck(code)
+	return r.inert, r.imports
+}
+
+// pythonCheck checks code; see the top of this file.
+func pythonCheck(code string) pyResult {
 	if len(code) > maxPythonCode {
-		return false, false
+		return pyResult{}
 	}
 	toks, ok := pyTokens(code, 0)
 	if !ok {
-		return false, false
+		return pyResult{}
 	}
 	return pyCheck(toks)
 }
@@ -168,7 +185,7 @@ func pyTokens(code string, depth int) ([]pyToken, bool) {
 		switch {
 		case ch == '\n':
 			if nesting == 0 {
-				toks = append(toks, pyToken{';', ";"})
+				toks = append(toks, pyToken{kind: ';', value: ";"})
 			}
 			i++
 		case ch == ' ' || ch == '\t' || ch == '\r' || ch == '\f':
@@ -192,19 +209,19 @@ func pyTokens(code string, depth int) ([]pyToken, bool) {
 				if !ok {
 					return nil, false
 				}
-				toks = append(toks, pyToken{'s', ""})
+				toks = append(toks, pyLiteral(code[j:end], !strings.ContainsAny(word, "fFbB")))
 				toks = append(toks, ftoks...)
 				i = end
 				continue
 			}
-			toks = append(toks, pyToken{'a', word})
+			toks = append(toks, pyToken{kind: 'a', value: word})
 			i = j
 		case ch == '\'' || ch == '"':
 			end, _, ok := pyString(code, i, false, false, depth)
 			if !ok {
 				return nil, false
 			}
-			toks = append(toks, pyToken{'s', ""})
+			toks = append(toks, pyLiteral(code[i:end], true))
 			i = end
 		case ch >= '0' && ch <= '9' || ch == '.' && i+1 < len(code) && code[i+1] >= '0' && code[i+1] <= '9':
 			j := i + 1
@@ -220,10 +237,10 @@ func pyTokens(code string, depth int) ([]pyToken, bool) {
 				}
 				break
 			}
-			toks = append(toks, pyToken{'n', code[i:j]})
+			toks = append(toks, pyToken{kind: 'n', value: code[i:j]})
 			i = j
 		case ch == ';':
-			toks = append(toks, pyToken{';', ";"})
+			toks = append(toks, pyToken{kind: ';', value: ";"})
 			i++
 		case ch < 0x80 && strings.IndexByte("()[]{}:,.=+-*/%<>!&|^~@", ch) >= 0:
 			switch ch {
@@ -232,13 +249,23 @@ func pyTokens(code string, depth int) ([]pyToken, bool) {
 			case ')', ']', '}':
 				nesting--
 			}
-			toks = append(toks, pyToken{'o', string(ch)})
+			toks = append(toks, pyToken{kind: 'o', value: string(ch)})
 			i++
 		default:
 			return nil, false
 		}
 	}
 	return toks, true
+}
+
+// pyLiteral is the token of the string literal text (quotes included):
+// its value when plain (not an f-string or bytes, one quote, no
+// backslash), else a string of unknown value.
+func pyLiteral(text string, plain bool) pyToken {
+	if plain && len(text) >= 2 && !strings.ContainsAny(text, "\\\n") && (text[0] != text[1] || len(text) == 2) {
+		return pyToken{kind: 's', value: text[1 : len(text)-1], lit: true}
+	}
+	return pyToken{kind: 's'}
 }
 
 func isPyNameStart(c byte) bool {
@@ -272,6 +299,20 @@ func pyString(code string, i int, fstring, raw bool, depth int) (int, []pyToken,
 	for j < len(code) {
 		c := code[j]
 		switch {
+		case c == '\\' && fstring && j+1 < len(code) && code[j+1] == '{':
+			// A backslash does not escape a replacement field: f"\{x}"
+			// evaluates x.
+			j++
+			continue
+		case c == '\\' && fstring && !raw && strings.HasPrefix(code[j+1:], "N{"):
+			// \N{NAME} names a character; in a raw f-string the braces
+			// are a replacement field.
+			end := strings.IndexByte(code[j:], '}')
+			if end < 0 || strings.ContainsAny(code[j:j+end], "\n'\"") {
+				return 0, nil, false
+			}
+			j += end + 1
+			continue
 		case c == '\\':
 			j += 2
 			continue
@@ -292,15 +333,14 @@ func pyString(code string, i int, fstring, raw bool, depth int) (int, []pyToken,
 			if !ok {
 				return 0, nil, false
 			}
-			toks = append(toks, pyToken{'o', "("})
+			toks = append(toks, pyToken{kind: 'o', value: "("})
 			toks = append(toks, ft...)
-			toks = append(toks, pyToken{'o', ")"})
+			toks = append(toks, pyToken{kind: 'o', value: ")"})
 			j = end + 1
 			continue
 		}
 		j++
 	}
-	_ = raw
 	return 0, nil, false
 }
 
@@ -340,21 +380,49 @@ func pyField(code string, i int, q byte, triple bool) (int, bool) {
 
 // pyCheck walks the tokens: names, attributes and imports as described at
 // the top of this file.
-func pyCheck(toks []pyToken) (bool, bool) {
+func pyCheck(toks []pyToken) pyResult {
 	// Imports bind names for the whole code (a function defined before
 	// an import may use it), so they are read first.
 	modules := map[string]string{} // name bound by an import -> module ("": not usable)
-	ok, imports := pyWalk(toks, modules, true)
+	var reads []string
+	ok, imports := pyWalk(toks, modules, true, &reads)
 	if !ok {
-		return false, false
+		return pyResult{}
 	}
-	ok, _ = pyWalk(toks, modules, false)
-	return ok, ok && imports
+	reads = nil
+	if ok, _ = pyWalk(toks, modules, false, &reads); !ok {
+		return pyResult{}
+	}
+	return pyResult{inert: true, imports: imports, reads: reads}
+}
+
+// pyReadModes are the modes open may be given: reading only.
+var pyReadModes = map[string]bool{"r": true, "rb": true, "rt": true, "br": true, "tr": true}
+
+// pyOpenRead reports whether toks[i] (open) starts open("path") or
+// open("path", "r") with literal strings, and returns the path and the
+// index of the closing parenthesis.
+func pyOpenRead(toks []pyToken, i int) (string, int, bool) {
+	at := func(k int, kind byte, value string) bool {
+		return k < len(toks) && toks[k].kind == kind && (value == "" || toks[k].value == value)
+	}
+	if !at(i+1, 'o', "(") || !at(i+2, 's', "") || !toks[i+2].lit || toks[i+2].value == "" {
+		return "", 0, false
+	}
+	p := toks[i+2].value
+	switch {
+	case at(i+3, 'o', ")"):
+		return p, i + 3, true
+	case at(i+3, 'o', ",") && at(i+4, 's', "") && toks[i+4].lit && pyReadModes[toks[i+4].value] && at(i+5, 'o', ")"):
+		return p, i + 5, true
+	}
+	return "", 0, false
 }
 
 // pyWalk checks the tokens with the names imports bind; with importsOnly it
-// only reads the import statements.
-func pyWalk(toks []pyToken, modules map[string]string, importsOnly bool) (bool, bool) {
+// only reads the import statements. Files opened for reading are added to
+// reads.
+func pyWalk(toks []pyToken, modules map[string]string, importsOnly bool, reads *[]string) (bool, bool) {
 	imports := false
 	start := true // at the start of a statement
 	for i := 0; i < len(toks); i++ {
@@ -398,6 +466,16 @@ func pyWalk(toks []pyToken, modules map[string]string, importsOnly bool) (bool, 
 		if (name == "dir" || name == "hasattr") && (i+1 >= len(toks) || toks[i+1].value != "(" || i > 0 && toks[i-1].value == "def") {
 			return false, false // rebound: pyInspected relies on the builtins
 		}
+		if name == "open" && (i == 0 || toks[i-1].value != ".") {
+			// open("f") and open("f", "rb") read a file the engine checks
+			// like a program's operand; the file object only reads.
+			if p, end, ok := pyOpenRead(toks, i); ok {
+				*reads = append(*reads, p)
+				i = end
+				continue
+			}
+			return false, false
+		}
 		mod, isModule := modules[name]
 		if !isModule {
 			switch {
@@ -436,6 +514,9 @@ func pyWalk(toks []pyToken, modules map[string]string, importsOnly bool) (bool, 
 				isModule = false
 			}
 			j += 2
+		}
+		if j < len(toks) && toks[j].kind == 'o' && toks[j].value == "=" && (j+1 >= len(toks) || toks[j+1].value != "=") {
+			return false, false // json.dumps = ...: a module's attribute rebound
 		}
 		i = j - 1
 	}

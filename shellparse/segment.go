@@ -113,6 +113,9 @@ type Segment struct {
 	// file an earlier part of the command writes or creates could be
 	// imported instead (the engine then reports inline_code).
 	ImportsCode bool `json:"imports_code,omitempty"`
+	// Reads are files that proven code opens for reading (python3 -c
+	// "open('f').read()"), checked like operands for secrets.
+	Reads []string `json:"reads,omitempty"`
 	// ProvenCode is set when the program is given code (python3 -c CODE,
 	// python3 - <<EOF) that a prover read and found inert: the program
 	// does not read commands from the terminal.
@@ -123,6 +126,10 @@ type Segment struct {
 	// code) instead of the file on disk. The engine makes it unprovable when
 	// a part of the command that may run first may rewrite the file.
 	ContentKnown bool `json:"content_known,omitempty"`
+	// ContentFile is the file whose known content the segment runs, as
+	// written: if the write fails (an existing file that is not writable),
+	// the file's old content runs instead.
+	ContentFile string `json:"content_file,omitempty"`
 	// Findings report what cannot be proven about this segment.
 	Findings []Finding `json:"findings"`
 }

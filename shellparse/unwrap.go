@@ -438,9 +438,10 @@ func (w *walker) inlineCode(seg *Segment, words []wordInfo, spec *ProgramSpec, s
 	re := w.p.cat.inlineRe[seg.Program]
 	for _, v := range code {
 		if !v.Dynamic && ic.Prover == "python" {
-			if inert, imports := pythonInert(v.Value); inert {
-				seg.ImportsCode = seg.ImportsCode || imports
+			if r := pythonCheck(v.Value); r.inert {
+				seg.ImportsCode = seg.ImportsCode || r.imports
 				seg.ProvenCode = true
+				seg.Reads = append(seg.Reads, r.reads...)
 				continue
 			}
 		}
@@ -449,10 +450,42 @@ func (w *walker) inlineCode(seg *Segment, words []wordInfo, spec *ProgramSpec, s
 			seg.addFinding(FindInlineCode, seg.Program+" runs code that is not known statically")
 		case re == nil:
 			seg.addFinding(FindInlineCode, seg.Program+" runs inline code, which gate cannot check: "+clip(v.Value))
-		case re.MatchString(v.Value):
+		case re.MatchString(stripStrings(v.Value, ic.StripStrings)):
 			seg.addFinding(FindInlineCode, seg.Program+" runs inline code that can run commands: "+clip(v.Value))
 		}
 	}
+}
+
+// stripStrings blanks the double-quoted strings of code ("a|b" gives ""),
+// when strip is set and the code holds no '/' or '#' and every string ends
+// on its line; otherwise it returns code as it is.
+func stripStrings(code string, strip bool) string {
+	if !strip || strings.ContainsAny(code, "/#") {
+		return code
+	}
+	var b strings.Builder
+	for i := 0; i < len(code); i++ {
+		if code[i] != '"' {
+			b.WriteByte(code[i])
+			continue
+		}
+		j := i + 1
+		for j < len(code) && code[j] != '"' {
+			if code[j] == '\\' {
+				j++
+			}
+			if j < len(code) && code[j] == '\n' {
+				return code
+			}
+			j++
+		}
+		if j >= len(code) {
+			return code
+		}
+		b.WriteString(`""`)
+		i = j
+	}
+	return b.String()
 }
 
 // stdinPaths are files that name the process's own input: a program read
@@ -471,9 +504,10 @@ func (w *walker) programFile(seg *Segment, v Word, via string, c *ctx) {
 	case w.wasWritten(v.Value):
 		if ic := w.p.cat.program(seg.Program).InlineCode; ic != nil && ic.Prover == "python" && via == seg.Program {
 			if content, ok := w.knownContent(seg, v.Value); ok {
-				if inert, imports := pythonInert(content); inert {
+				if r := pythonCheck(content); r.inert {
 					seg.ContentKnown, seg.ProvenCode = true, true
-					seg.ImportsCode = seg.ImportsCode || imports
+					seg.ImportsCode = seg.ImportsCode || r.imports
+					seg.Reads = append(seg.Reads, r.reads...)
 					return
 				}
 			}
@@ -628,21 +662,51 @@ func (w *walker) git(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scan
 		w.scriptWord(Word{Value: strings.Join(parts, " "), Dynamic: dynamic}, seg, "git "+form, c, false)
 	}
 	if gs.ConfigSubcommand != "" && sub.Value == gs.ConfigSubcommand {
-		for _, wd := range rest {
+		for k := 0; k < len(rest); k++ {
+			wd := rest[k]
 			if wd.Dynamic {
 				seg.addFinding(FindGitConfigPlants, "git config is given a key that is not known statically: "+wd.Value)
 				break
+			}
+			if contains(gitConfigValueOptions, wd.Value) {
+				k++ // -f FILE: the file is no key
+				continue
 			}
 			if isOption(wd.Value) || !strings.Contains(wd.Value, ".") {
 				continue
 			}
 			key := strings.ToLower(wd.Value)
-			if strings.HasPrefix(key, gs.AliasPrefix) || matchAny(gs.CommandKeys, key) || matchAny(gs.CodeKeys, key) {
+			if (strings.HasPrefix(key, gs.AliasPrefix) || matchAny(gs.CommandKeys, key) || matchAny(gs.CodeKeys, key)) && !gitConfigReads(rest, k) {
 				seg.addFinding(FindGitConfigPlants, "git config sets "+wd.Value+", which makes git run code later")
 			}
 			break
 		}
 	}
+}
+
+// gitConfigValueOptions are git config options that take the next word as
+// their value.
+var gitConfigValueOptions = []string{"-f", "--file", "--blob", "--type", "--default", "--comment", "--value", "--url"}
+
+// gitConfigReadOptions are git config options with which a key and no
+// value reads, lists or removes it.
+var gitConfigReadOptions = []string{"--global", "--local", "--system", "--worktree", "--get", "--get-all", "--get-regexp",
+	"--unset", "--unset-all", "-l", "--list", "--show-origin", "--show-scope", "--null", "-z", "--name-only", "--includes", "--no-includes"}
+
+// gitConfigReads reports whether git config given words, whose key is at
+// index k, only reads or removes the key: no word follows the key, and
+// every option is a reading one (git config alias.st, git config --unset
+// alias.st).
+func gitConfigReads(words []wordInfo, k int) bool {
+	if k != len(words)-1 {
+		return false
+	}
+	for _, wd := range words[:k] {
+		if wd.Dynamic || !contains(gitConfigReadOptions, wd.Value) {
+			return false
+		}
+	}
+	return true
 }
 
 // gitConfig applies one configuration pair given on the command line.
@@ -743,6 +807,7 @@ func (w *walker) knownContent(owner *Segment, p string) (string, bool) {
 		return "", false
 	}
 	w.contentUses = append(w.contentUses, contentUse{owner: owner, base: path.Base(path.Clean(p))})
+	owner.ContentFile = p
 	return content, true
 }
 
@@ -761,13 +826,14 @@ func (w *walker) runContent(seg *Segment, p string, c *ctx) bool {
 		w.script(content, seg, p, c, false)
 		return true
 	case "python":
-		inert, imports := pythonInert(content)
-		if !inert {
+		r := pythonCheck(content)
+		if !r.inert {
 			return false
 		}
 		w.knownContent(seg, p)
 		seg.ContentKnown, seg.ProvenCode = true, true
-		seg.ImportsCode = seg.ImportsCode || imports
+		seg.ImportsCode = seg.ImportsCode || r.imports
+		seg.Reads = append(seg.Reads, r.reads...)
 		return true
 	}
 	return false
@@ -811,8 +877,20 @@ func contextHas(context []string, names ...string) bool {
 	return false
 }
 
-// finish reports arithmetic and indirect expansions of tainted variables.
+// finish reports arithmetic and indirect expansions of tainted variables,
+// scripts written more than once, and alias definitions something may read
+// after.
 func (w *walker) finish() {
+	traps := false
+	for _, s := range w.prog.Segments {
+		traps = traps || s.Program == "trap" || strings.HasPrefix(s.Via, "trap")
+	}
+	for _, a := range w.aliases {
+		last := a.ID == len(w.prog.Segments)-1
+		if !last || traps || a.Background || contextHas(a.Context, "while", "until", "for", "function") {
+			a.addFinding(FindRebindsCommands, "alias changes what a command name runs for the commands read after it")
+		}
+	}
 	for _, u := range w.contentUses {
 		if w.overflow || w.writeCount[u.base] != 1 {
 			u.owner.addFinding(FindScriptFile, "runs "+u.base+", which this command writes more than once or in a way gate does not see")

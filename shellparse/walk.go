@@ -509,6 +509,14 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 		}
 	}
 	w.writes(seg, words, spec, sc)
+	if spec.DefinesAliases {
+		for _, i := range sc.operands {
+			if words[i].Dynamic || strings.Contains(words[i].Value, "=") {
+				w.aliases = append(w.aliases, seg)
+				break
+			}
+		}
+	}
 	if spec.ChangesDir {
 		w.chdir(words, sc, c)
 	}

@@ -76,6 +76,9 @@ func (a *app) loadConfig() (*config, error) {
 		if err := readShellSettings(fv, file, &cfg.shell); err != nil {
 			return nil, err
 		}
+		if err := readFindings(fv, file, s); err != nil {
+			return nil, err
+		}
 		if err := a.mergeGateSection(fv, file); err != nil {
 			return nil, err
 		}
@@ -201,6 +204,8 @@ func (a *app) mergeGateSection(fv *viper.Viper, file string) error {
 	merged := map[string]any{}
 	for k, v := range section {
 		switch strings.ToLower(k) {
+		case "findings":
+			continue // readFindings
 		case "sandbox", "enforcement":
 			if err := enforcementSection(merged, dir, strings.ToLower(k), v); err != nil {
 				return badSettings(file, err)
@@ -240,6 +245,36 @@ func (a *app) mergeGateSection(fv *viper.Viper, file string) error {
 		merged[name] = v
 	}
 	return a.v.MergeConfigMap(merged)
+}
+
+// readFindings reads gate.findings, an object of finding code -> "deny" or
+// "ask" that overrides data.gate.findings; a later file's value for a code
+// wins.
+func readFindings(fv *viper.Viper, file string, s *engine.Settings) error {
+	section, ok := fv.Get("gate").(map[string]any)
+	if !ok {
+		return nil // mergeGateSection reports a gate that is not an object
+	}
+	for k, v := range section {
+		if strings.ToLower(k) != "findings" {
+			continue
+		}
+		m, ok := v.(map[string]any)
+		if !ok {
+			return badSettings(file, fmt.Errorf("gate.%s must be an object of finding codes", k))
+		}
+		for code, action := range m {
+			a, ok := action.(string)
+			if !ok || a != "deny" && a != "ask" {
+				return badSettings(file, fmt.Errorf("gate.%s.%s must be \"deny\" or \"ask\"", k, code))
+			}
+			if s.Findings == nil {
+				s.Findings = map[string]string{}
+			}
+			s.Findings[code] = a
+		}
+	}
+	return nil
 }
 
 func relTo(dir, p string) string {

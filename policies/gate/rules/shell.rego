@@ -179,8 +179,18 @@ deny contains {
 	some seg in input.shell.segments
 	some finding in seg.findings
 	restricted
-	object.get(data.gate.findings, finding.code, "deny") == "deny"
+	finding_action(finding.code) == "deny"
 }
+
+# METADATA
+# description: |
+#   What a parser finding does under a restriction: the settings' override
+#   (gate.findings in a settings file), else data.gate.findings, else deny.
+finding_action(code) := action if {
+	action := data.gate.settings.findings[code]
+} else := action if {
+	action := data.gate.findings[code]
+} else := "deny"
 
 # METADATA
 # title: segment needs review
@@ -196,7 +206,7 @@ ask contains {
 	some seg in input.shell.segments
 	some finding in seg.findings
 	restricted
-	data.gate.findings[finding.code] == "ask"
+	finding_action(finding.code) == "ask"
 }
 
 # METADATA

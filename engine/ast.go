@@ -11,6 +11,39 @@ import (
 // must match the JSON tags of Input and its parts, which the test
 // TestInputValueMatchesJSON checks.
 
+// inputKeys are the field names of the input and of its parts. They are
+// interned once, at start-up (OPA's interning table may only change then), so
+// that building an input does not allocate a term per key; the data keys
+// are interned too, which lets OPA read the store by them without
+// allocating.
+var inputKeys = []string{
+	// Input
+	"tool", "args", "root", "cwd", "home", "shell", "paths", "change", "change_error", "layers", "session",
+	"settings_key",
+	// ShellInput, its parse error and limit
+	"command", "parse_error", "too_complex", "segments", "line", "col", "message", "limit", "max",
+	// SegmentInput
+	"id", "parent", "kind", "program", "raw_program", "program_path", "argv", "dynamic", "options", "path",
+	"alt_paths", "path_complete", "assigns", "name", "value", "redirects", "op", "fd", "target", "dup", "write",
+	"inherited", "writes", "chdir", "relinks", "chdir_unknown", "context", "background", "via", "wrapper",
+	"transparent", "function_call", "imports_code", "proven_code", "content_known", "findings", "code", "keys",
+	"path_keys", "uncertain_keys", "identity",
+	// PathInput
+	"raw", "resolved", "inside_root", "rel", "exists", "dir", "symlink", "links", "git_ignored", "access",
+	"source", "segment",
+	// Change, ToolError
+	"new", "old_size", "new_size", "diff", "replacements", "repair", "type", "display",
+	// ExecInput
+	"exec", "call", "exe", "pid", "ppid", "depth", "script", "loaded", "parent_program", "by_shell", "names",
+	"words",
+	// The data the policies read
+	"gate", "settings_by_key", "default_settings_key", "catalogue", "programs", "interactive", "dry_run",
+	"equivalents", "findings", "tools", "aliases", "secret", "writable", "shell_wrappers", "exits",
+	"inline_code", "stdin", "file_options", "shell_options", "unless",
+}
+
+func init() { ast.InternStringTerm(inputKeys...) }
+
 type object struct{ o ast.Object }
 
 func newObject(n int) *object { return &object{o: ast.NewObjectWithCapacity(n)} }
@@ -37,10 +70,13 @@ func (b *object) boolOmit(k string, v bool) {
 
 func (b *object) int(k string, v int) { b.set(k, ast.InternedTerm(v)) }
 
+// stringsTerm is an array of strings, its terms allocated together.
 func stringsTerm(list []string) *ast.Term {
+	slab := make([]ast.Term, len(list))
 	terms := make([]*ast.Term, len(list))
 	for i, s := range list {
-		terms[i] = ast.StringTerm(s)
+		slab[i].Value = ast.String(s)
+		terms[i] = &slab[i]
 	}
 	return ast.ArrayTerm(terms...)
 }

@@ -115,6 +115,7 @@ func inputValue(in *Input) (ast.Value, error) {
 		b.set("layers", stringsTerm(in.Layers))
 	}
 	b.boolOmit("session", in.Session)
+	b.strOmit("settings_key", in.SettingsKey)
 	if in.Change != nil {
 		c := newObject(8)
 		c.str("path", in.Change.Path)

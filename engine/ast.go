@@ -168,8 +168,20 @@ func shellValue(sh *ShellInput) *ast.Term {
 	return b.term()
 }
 
+// segmentFields is how many fields every segment has; segmentValue adds
+// those set of the optional ones.
+const segmentFields = 19
+
 func segmentValue(s *SegmentInput, contexts map[contextKey]*ast.Term) *ast.Term {
-	b := newObject(32)
+	n := segmentFields
+	for _, set := range []bool{s.ProgramPath != "", len(s.AltPaths) > 0, len(s.Chdir) > 0, s.Relinks,
+		s.ChdirUnknown, s.Via != "", s.Wrapper, s.Transparent, s.FunctionCall, s.ImportsCode, s.ProvenCode,
+		s.ContentKnown, s.Identity != ""} {
+		if set {
+			n++
+		}
+	}
+	b := newObject(n)
 	b.int("id", s.ID)
 	b.int("parent", s.Parent)
 	b.str("kind", s.Kind)

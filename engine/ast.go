@@ -52,7 +52,9 @@ func (b *object) term() *ast.Term { return ast.NewTerm(b.o) }
 
 func (b *object) set(k string, v *ast.Term) { b.o.Insert(ast.InternedTerm(k), v) }
 
-func (b *object) str(k, v string) { b.set(k, ast.StringTerm(v)) }
+// str sets a string field; a value OPA has interned ("", common words)
+// takes no new term.
+func (b *object) str(k, v string) { b.set(k, ast.InternedTerm(v)) }
 
 func (b *object) strOmit(k, v string) {
 	if v != "" {
@@ -70,6 +72,15 @@ func (b *object) boolOmit(k string, v bool) {
 
 func (b *object) int(k string, v int) { b.set(k, ast.InternedTerm(v)) }
 
+// arrayTerm is an array of terms; empty arrays share OPA's interned one
+// (terms of an input are never changed).
+func arrayTerm(terms ...*ast.Term) *ast.Term {
+	if len(terms) == 0 {
+		return ast.InternedEmptyArray
+	}
+	return ast.ArrayTerm(terms...)
+}
+
 // stringsTerm is an array of strings, its terms allocated together.
 func stringsTerm(list []string) *ast.Term {
 	slab := make([]ast.Term, len(list))
@@ -78,7 +89,7 @@ func stringsTerm(list []string) *ast.Term {
 		slab[i].Value = ast.String(s)
 		terms[i] = &slab[i]
 	}
-	return ast.ArrayTerm(terms...)
+	return arrayTerm(terms...)
 }
 
 func ints(list []int) *ast.Term {
@@ -86,7 +97,7 @@ func ints(list []int) *ast.Term {
 	for i, n := range list {
 		terms[i] = ast.InternedTerm(n)
 	}
-	return ast.ArrayTerm(terms...)
+	return arrayTerm(terms...)
 }
 
 // inputValue converts an Input to the value policies see as input.
@@ -108,7 +119,7 @@ func inputValue(in *Input) (ast.Value, error) {
 	for i := range in.Paths {
 		paths[i] = pathValue(&in.Paths[i])
 	}
-	b.set("paths", ast.ArrayTerm(paths...))
+	b.set("paths", arrayTerm(paths...))
 	if in.Layers == nil {
 		b.set("layers", ast.NullTerm())
 	} else {
@@ -164,7 +175,7 @@ func shellValue(sh *ShellInput) *ast.Term {
 	for i := range sh.Segments {
 		segs[i] = segmentValue(&sh.Segments[i], contexts)
 	}
-	b.set("segments", ast.ArrayTerm(segs...))
+	b.set("segments", arrayTerm(segs...))
 	return b.term()
 }
 
@@ -197,7 +208,7 @@ func segmentValue(s *SegmentInput, contexts map[contextKey]*ast.Term) *ast.Term 
 		for i, p := range s.AltPaths {
 			alt[i] = stringsTerm(p)
 		}
-		b.set("alt_paths", ast.ArrayTerm(alt...))
+		b.set("alt_paths", arrayTerm(alt...))
 	}
 	b.bool("path_complete", s.PathComplete)
 	assigns := make([]*ast.Term, len(s.Assigns))
@@ -208,7 +219,7 @@ func segmentValue(s *SegmentInput, contexts map[contextKey]*ast.Term) *ast.Term 
 		ab.bool("dynamic", a.Dynamic)
 		assigns[i] = ab.term()
 	}
-	b.set("assigns", ast.ArrayTerm(assigns...))
+	b.set("assigns", arrayTerm(assigns...))
 	redirs := make([]*ast.Term, len(s.Redirects))
 	for i, r := range s.Redirects {
 		rb := newObject(7)
@@ -221,7 +232,7 @@ func segmentValue(s *SegmentInput, contexts map[contextKey]*ast.Term) *ast.Term 
 		rb.boolOmit("inherited", r.Inherited)
 		redirs[i] = rb.term()
 	}
-	b.set("redirects", ast.ArrayTerm(redirs...))
+	b.set("redirects", arrayTerm(redirs...))
 	b.set("writes", wordsValue(s.Writes))
 	if len(s.Chdir) > 0 {
 		b.set("chdir", stringsTerm(s.Chdir))
@@ -244,7 +255,7 @@ func segmentValue(s *SegmentInput, contexts map[contextKey]*ast.Term) *ast.Term 
 		fb.str("message", f.Message)
 		findings[i] = fb.term()
 	}
-	b.set("findings", ast.ArrayTerm(findings...))
+	b.set("findings", arrayTerm(findings...))
 	b.set("keys", stringsTerm(s.Keys))
 	b.set("path_keys", stringsTerm(s.PathKeys))
 	b.set("uncertain_keys", stringsTerm(s.UncertainKeys))
@@ -260,7 +271,7 @@ func wordsValue(words []shellparse.Word) *ast.Term {
 		wb.bool("dynamic", w.Dynamic)
 		terms[i] = wb.term()
 	}
-	return ast.ArrayTerm(terms...)
+	return arrayTerm(terms...)
 }
 
 func pathValue(p *PathInput) *ast.Term {

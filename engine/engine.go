@@ -635,7 +635,7 @@ func (e *Engine) Evaluate(ctx context.Context, in *Input) Decision {
 	if err != nil {
 		return DenyWith(CodeInternal, "cannot encode the policy input: "+err.Error())
 	}
-	ctx, cancel := context.WithTimeout(ctx, e.timeout)
+	ctx, cancel := withBudget(ctx, e.timeout)
 	defer cancel()
 	if e.remote != nil {
 		return e.remote.evaluate(ctx, e, in)
@@ -646,6 +646,15 @@ func (e *Engine) Evaluate(ctx context.Context, in *Input) Decision {
 		e.cache.put(key, d)
 	}
 	return d
+}
+
+// withBudget bounds ctx to d from now, unless it already ends no later
+// (Decide's budget, set before parsing): a second timer would only cost.
+func withBudget(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if end, ok := ctx.Deadline(); ok && !end.After(time.Now().Add(d)) {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(ctx, d)
 }
 
 // evalQuery evaluates a prepared query on a parsed input, without two

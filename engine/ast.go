@@ -11,6 +11,39 @@ import (
 // must match the JSON tags of Input and its parts, which the test
 // TestInputValueMatchesJSON checks.
 
+// inputKeys are the field names of the input and of its parts. They are
+// interned once, at start-up (OPA's interning table may only change then), so
+// that building an input does not allocate a term per key; the data keys
+// are interned too, which lets OPA read the store by them without
+// allocating.
+var inputKeys = []string{
+	// Input
+	"tool", "args", "root", "cwd", "home", "shell", "paths", "change", "change_error", "layers", "session",
+	"settings_key",
+	// ShellInput, its parse error and limit
+	"command", "parse_error", "too_complex", "segments", "line", "col", "message", "limit", "max",
+	// SegmentInput
+	"id", "parent", "kind", "program", "raw_program", "program_path", "argv", "dynamic", "options", "path",
+	"alt_paths", "path_complete", "assigns", "name", "value", "redirects", "op", "fd", "target", "dup", "write",
+	"inherited", "writes", "chdir", "relinks", "chdir_unknown", "context", "background", "via", "wrapper",
+	"transparent", "function_call", "imports_code", "proven_code", "content_known", "findings", "code", "keys",
+	"path_keys", "uncertain_keys", "identity",
+	// PathInput
+	"raw", "resolved", "inside_root", "rel", "exists", "dir", "symlink", "links", "git_ignored", "access",
+	"source", "segment",
+	// Change, ToolError
+	"new", "old_size", "new_size", "diff", "replacements", "repair", "type", "display",
+	// ExecInput
+	"exec", "call", "exe", "pid", "ppid", "depth", "script", "loaded", "parent_program", "by_shell", "names",
+	"words",
+	// The data the policies read
+	"gate", "settings_by_key", "default_settings_key", "catalogue", "programs", "interactive", "dry_run",
+	"equivalents", "findings", "tools", "aliases", "secret", "writable", "shell_wrappers", "exits",
+	"inline_code", "stdin", "file_options", "shell_options", "unless",
+}
+
+func init() { ast.InternStringTerm(inputKeys...) }
+
 type object struct{ o ast.Object }
 
 func newObject(n int) *object { return &object{o: ast.NewObjectWithCapacity(n)} }
@@ -19,7 +52,9 @@ func (b *object) term() *ast.Term { return ast.NewTerm(b.o) }
 
 func (b *object) set(k string, v *ast.Term) { b.o.Insert(ast.InternedTerm(k), v) }
 
-func (b *object) str(k, v string) { b.set(k, ast.StringTerm(v)) }
+// str sets a string field; a value OPA has interned ("", common words)
+// takes no new term.
+func (b *object) str(k, v string) { b.set(k, ast.InternedTerm(v)) }
 
 func (b *object) strOmit(k, v string) {
 	if v != "" {
@@ -37,12 +72,24 @@ func (b *object) boolOmit(k string, v bool) {
 
 func (b *object) int(k string, v int) { b.set(k, ast.InternedTerm(v)) }
 
-func stringsTerm(list []string) *ast.Term {
-	terms := make([]*ast.Term, len(list))
-	for i, s := range list {
-		terms[i] = ast.StringTerm(s)
+// arrayTerm is an array of terms; empty arrays share OPA's interned one
+// (terms of an input are never changed).
+func arrayTerm(terms ...*ast.Term) *ast.Term {
+	if len(terms) == 0 {
+		return ast.InternedEmptyArray
 	}
 	return ast.ArrayTerm(terms...)
+}
+
+// stringsTerm is an array of strings, its terms allocated together.
+func stringsTerm(list []string) *ast.Term {
+	slab := make([]ast.Term, len(list))
+	terms := make([]*ast.Term, len(list))
+	for i, s := range list {
+		slab[i].Value = ast.String(s)
+		terms[i] = &slab[i]
+	}
+	return arrayTerm(terms...)
 }
 
 func ints(list []int) *ast.Term {
@@ -50,7 +97,7 @@ func ints(list []int) *ast.Term {
 	for i, n := range list {
 		terms[i] = ast.InternedTerm(n)
 	}
-	return ast.ArrayTerm(terms...)
+	return arrayTerm(terms...)
 }
 
 // inputValue converts an Input to the value policies see as input.
@@ -72,13 +119,14 @@ func inputValue(in *Input) (ast.Value, error) {
 	for i := range in.Paths {
 		paths[i] = pathValue(&in.Paths[i])
 	}
-	b.set("paths", ast.ArrayTerm(paths...))
+	b.set("paths", arrayTerm(paths...))
 	if in.Layers == nil {
 		b.set("layers", ast.NullTerm())
 	} else {
 		b.set("layers", stringsTerm(in.Layers))
 	}
 	b.boolOmit("session", in.Session)
+	b.strOmit("settings_key", in.SettingsKey)
 	if in.Change != nil {
 		c := newObject(8)
 		c.str("path", in.Change.Path)
@@ -127,12 +175,24 @@ func shellValue(sh *ShellInput) *ast.Term {
 	for i := range sh.Segments {
 		segs[i] = segmentValue(&sh.Segments[i], contexts)
 	}
-	b.set("segments", ast.ArrayTerm(segs...))
+	b.set("segments", arrayTerm(segs...))
 	return b.term()
 }
 
+// segmentFields is how many fields every segment has; segmentValue adds
+// those set of the optional ones.
+const segmentFields = 19
+
 func segmentValue(s *SegmentInput, contexts map[contextKey]*ast.Term) *ast.Term {
-	b := newObject(32)
+	n := segmentFields
+	for _, set := range []bool{s.ProgramPath != "", len(s.AltPaths) > 0, len(s.Chdir) > 0, s.Relinks,
+		s.ChdirUnknown, s.Via != "", s.Wrapper, s.Transparent, s.FunctionCall, s.ImportsCode, s.ProvenCode,
+		s.ContentKnown, s.Identity != ""} {
+		if set {
+			n++
+		}
+	}
+	b := newObject(n)
 	b.int("id", s.ID)
 	b.int("parent", s.Parent)
 	b.str("kind", s.Kind)
@@ -148,7 +208,7 @@ func segmentValue(s *SegmentInput, contexts map[contextKey]*ast.Term) *ast.Term 
 		for i, p := range s.AltPaths {
 			alt[i] = stringsTerm(p)
 		}
-		b.set("alt_paths", ast.ArrayTerm(alt...))
+		b.set("alt_paths", arrayTerm(alt...))
 	}
 	b.bool("path_complete", s.PathComplete)
 	assigns := make([]*ast.Term, len(s.Assigns))
@@ -159,7 +219,7 @@ func segmentValue(s *SegmentInput, contexts map[contextKey]*ast.Term) *ast.Term 
 		ab.bool("dynamic", a.Dynamic)
 		assigns[i] = ab.term()
 	}
-	b.set("assigns", ast.ArrayTerm(assigns...))
+	b.set("assigns", arrayTerm(assigns...))
 	redirs := make([]*ast.Term, len(s.Redirects))
 	for i, r := range s.Redirects {
 		rb := newObject(7)
@@ -172,7 +232,7 @@ func segmentValue(s *SegmentInput, contexts map[contextKey]*ast.Term) *ast.Term 
 		rb.boolOmit("inherited", r.Inherited)
 		redirs[i] = rb.term()
 	}
-	b.set("redirects", ast.ArrayTerm(redirs...))
+	b.set("redirects", arrayTerm(redirs...))
 	b.set("writes", wordsValue(s.Writes))
 	if len(s.Chdir) > 0 {
 		b.set("chdir", stringsTerm(s.Chdir))
@@ -199,7 +259,7 @@ func segmentValue(s *SegmentInput, contexts map[contextKey]*ast.Term) *ast.Term 
 		fb.str("message", f.Message)
 		findings[i] = fb.term()
 	}
-	b.set("findings", ast.ArrayTerm(findings...))
+	b.set("findings", arrayTerm(findings...))
 	b.set("keys", stringsTerm(s.Keys))
 	b.set("path_keys", stringsTerm(s.PathKeys))
 	b.set("uncertain_keys", stringsTerm(s.UncertainKeys))
@@ -215,7 +275,7 @@ func wordsValue(words []shellparse.Word) *ast.Term {
 		wb.bool("dynamic", w.Dynamic)
 		terms[i] = wb.term()
 	}
-	return ast.ArrayTerm(terms...)
+	return arrayTerm(terms...)
 }
 
 func pathValue(p *PathInput) *ast.Term {

@@ -18,9 +18,11 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/loader"
+	"github.com/open-policy-agent/opa/v1/metrics"
 	"github.com/open-policy-agent/opa/v1/rego"
 	"github.com/open-policy-agent/opa/v1/storage"
 	"github.com/open-policy-agent/opa/v1/storage/inmem"
+	"github.com/open-policy-agent/opa/v1/topdown"
 
 	"github.com/gate-dev/gate/fstools"
 	"github.com/gate-dev/gate/shellparse"
@@ -633,17 +635,38 @@ func (e *Engine) Evaluate(ctx context.Context, in *Input) Decision {
 	if err != nil {
 		return DenyWith(CodeInternal, "cannot encode the policy input: "+err.Error())
 	}
-	ctx, cancel := context.WithTimeout(ctx, e.timeout)
+	ctx, cancel := withBudget(ctx, e.timeout)
 	defer cancel()
 	if e.remote != nil {
 		return e.remote.evaluate(ctx, e, in)
 	}
-	rs, err := e.query.Eval(ctx, rego.EvalParsedInput(val))
+	rs, err := evalQuery(ctx, e.query, val)
 	d := e.result(ctx, Query, rs, err)
 	if cached && err == nil && ctx.Err() == nil && policyMade(d) {
 		e.cache.put(key, d)
 	}
 	return d
+}
+
+// withBudget bounds ctx to d from now, unless it already ends no later
+// (Decide's budget, set before parsing): a second timer would only cost.
+func withBudget(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if end, ok := ctx.Deadline(); ok && !end.After(time.Now().Add(d)) {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(ctx, d)
+}
+
+// evalQuery evaluates a prepared query on a parsed input, without two
+// things OPA otherwise does on every evaluation: start a goroutine that
+// waits for the context to end (the query is cancelled from a context
+// callback instead, registered for the evaluation and removed after it),
+// and collect metrics no one reads.
+func evalQuery(ctx context.Context, q rego.PreparedEvalQuery, in ast.Value) (rego.ResultSet, error) {
+	c := topdown.NewCancel()
+	stop := context.AfterFunc(ctx, c.Cancel)
+	defer stop()
+	return q.Eval(ctx, rego.EvalParsedInput(in), rego.EvalExternalCancel(c), rego.EvalMetrics(metrics.NoOp()))
 }
 
 // policyMade reports whether a decision is the policies' own answer, not a

@@ -254,7 +254,7 @@ func (e *Engine) DecideExec(ctx context.Context, ec *ExecCall, x Exec) (d Decisi
 	if err != nil {
 		return DenyWith(CodeInternal, "cannot encode the exec-time policy input: "+err.Error())
 	}
-	rs, err := e.exec.query.Eval(ctx, rego.EvalParsedInput(val))
+	rs, err := evalQuery(ctx, e.exec.query, val)
 	return e.result(ctx, ExecQuery, rs, err)
 }
 

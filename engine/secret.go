@@ -197,12 +197,16 @@ func (e *Engine) secretWord(in *Input, base, value, source string, segment *int)
 	pi.Segment = segment
 }
 
+// unquote drops the quotes of a word's source (built once: a replacer
+// costs more to build than to use).
+var unquote = strings.NewReplacer(`"`, "", `'`, "")
+
 // knownWord expands what is known of a dynamic word's source text: quotes
 // removed, a leading ~ replaced by the home directory and a leading $NAME
 // or ${NAME} by its value in gate's environment, which commands inherit
 // ($HOME, $XDG_STATE_HOME). It reports whether the word is still dynamic.
 func (e *Engine) knownWord(src string) (string, bool) {
-	v := strings.NewReplacer(`"`, "", `'`, "").Replace(src)
+	v := unquote.Replace(src)
 	head, tail, _ := strings.Cut(v, "/")
 	value := ""
 	switch {

@@ -22,14 +22,23 @@ deny contains {
 	some p in input.paths
 	p.access == "write"
 	some key in p.keys
-	why := _protected(key)
+	why := data.gate.settings.protected[key]
 }
 
 # gate's own files (settings, policies) first; a key listed in both places
-# gives one reason, not a conflict.
-_protected(key) := data.gate.settings.protected[key]
-
-_protected(key) := data.gate.paths.deny[key] if not data.gate.settings.protected[key]
+# gives one reason, not a conflict. (Two rules rather than a function: a
+# function call costs more than the lookups it makes.)
+deny contains {
+	"code": "path_protected",
+	"message": sprintf("Writing %s is not allowed: %s", [p.raw, why]),
+	"path": p.resolved,
+} if {
+	some p in input.paths
+	p.access == "write"
+	some key in p.keys
+	why := data.gate.paths.deny[key]
+	not data.gate.settings.protected[key]
+}
 
 # METADATA
 # title: secret path
@@ -45,14 +54,22 @@ deny contains {
 } if {
 	some p in input.paths
 	some key in p.keys
-	why := _secret(key)
+	why := data.gate.settings.secret[key]
+}
+
+# As above: the settings' reason first, one reason for a key in both.
+deny contains {
+	"code": "path_protected",
+	"message": sprintf("%s %s is not allowed: %s", [_verb[p.access], p.raw, why]),
+	"path": p.resolved,
+} if {
+	some p in input.paths
+	some key in p.keys
+	why := data.gate.paths.secret[key]
+	not data.gate.settings.secret[key]
 }
 
 _verb := {"read": "Reading", "write": "Writing"}
-
-_secret(key) := data.gate.settings.secret[key]
-
-_secret(key) := data.gate.paths.secret[key] if not data.gate.settings.secret[key]
 
 # METADATA
 # title: path that runs code later

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -367,11 +369,82 @@ func (e *Engine) shellInput(ctx context.Context, in *Input, args map[string]any)
 		if seg.ImportsCode && writtenBefore[i] {
 			seg.Findings = append(seg.Findings, shellparse.Finding{Code: shellparse.FindInlineCode,
 				Message: seg.Program + " runs inline code that imports modules, and a part of the command that may run first may write one of them"})
+		} else if seg.ImportsCode {
+			if why := e.importShadow(in.Cwd, seg.Segment); why != "" {
+				seg.Findings = append(seg.Findings, shellparse.Finding{Code: shellparse.FindInlineCode,
+					Message: seg.Program + " runs inline code that imports modules, and " + why})
+			}
 		}
 		seg.Keys = literalKeys(seg.Argv, seg.Dynamic, e.idx.maxWords)
 		seg.PathKeys, seg.UncertainKeys = segmentPathKeys(seg, e.idx.maxPath)
 	}
 	return nil
+}
+
+// maxImportScan bounds the directory entries importShadow reads; a larger
+// directory is not proven free of modules.
+const maxImportScan = 4096
+
+// importShadow says why a module of Python's standard library that proven
+// inline code imports may come from the directory it runs in, or "" when it
+// cannot: Python puts that directory first on sys.path for -c and -, so a
+// json.py, a package json/ (with an __init__) or a compiled json module
+// there is imported instead of the standard one, by the code's own imports
+// and by those of the modules it imports. (A module of another name, such
+// as the project's own, is the project's code, trusted like a script it
+// holds.)
+func (e *Engine) importShadow(cwd string, seg *shellparse.Segment) string {
+	dir, known := e.segmentDir(cwd, seg)
+	if !known {
+		return "the directory it runs in, which Python imports from first, is only known at run time"
+	}
+	f, err := os.Open(dir)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return ""
+		}
+		return "the directory it runs in, which Python imports from first, cannot be read: " + err.Error()
+	}
+	defer f.Close()
+	entries, err := f.ReadDir(maxImportScan + 1)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return "the directory it runs in, which Python imports from first, cannot be read: " + err.Error()
+	}
+	if len(entries) > maxImportScan {
+		return fmt.Sprintf("the directory it runs in, which Python imports from first, holds over %d entries", maxImportScan)
+	}
+	for _, de := range entries {
+		name := de.Name()
+		if mod, ok := importableFile(name); ok {
+			if pythonStdlib[mod] {
+				return fmt.Sprintf("the directory it runs in holds %s, which Python imports instead of the standard module %s", name, mod)
+			}
+			continue
+		}
+		if !pythonStdlib[name] {
+			continue
+		}
+		inits, _ := filepath.Glob(filepath.Join(dir, name, "__init__*"))
+		for _, init := range inits {
+			if mod, ok := importableFile(filepath.Base(init)); ok && mod == "__init__" {
+				return fmt.Sprintf("the directory it runs in holds the package %s/, which Python imports instead of the standard module %s", name, name)
+			}
+		}
+	}
+	return ""
+}
+
+// importableFile reports whether Python's path finder imports a file of
+// this name as a module (source, bytecode, an extension module such as
+// json.cpython-311-x86_64-linux-gnu.so), and as which.
+func importableFile(name string) (string, bool) {
+	for _, ext := range []string{".py", ".pyc", ".pyw", ".so", ".pyd"} {
+		if stem, ok := strings.CutSuffix(name, ext); ok && stem != "" {
+			mod, _, _ := strings.Cut(stem, ".")
+			return mod, true
+		}
+	}
+	return "", false
 }
 
 // relinkScope reports, for each segment, whether a segment that makes or

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -85,24 +86,33 @@ func TestInlineImports(t *testing.T) {
 	for _, tc := range []struct {
 		command string
 		deny    bool
+		pre     string // shell run in the root before the decision; $1 is plant
 	}{
-		{"echo '" + plant + "' > json.py; python3 -c 'import json; print(json.dumps(1))'", true},
-		{"printf '%s' '" + plant + "' | tee json.py >/dev/null && python3 -c 'import json; print(json.dumps(1))'", true},
-		{"tar xf t.tar && python3 -c 'import json; print(json.dumps(1))'", true},
-		{"echo '" + plant + "' > JSON.PY; mv JSON.PY json.py; python3 -c 'import json; print(json.dumps(1))'", true},
-		{"printf '%s' '" + plant + "' | tee json.pyc json.py >/dev/null; python3 -c 'import json'", true},
-		{"echo '{\"a\": 1}' > data.json && python3 -c 'import json; print(json.load(open(\"data.json\"))[\"a\"])'", false},
-		{"python3 - <<'EOF'\nimport os; os.remove('victim.txt')\nEOF", true},
-		{"python3 -c 'import json; print(json.dumps(1))' > out.txt", false},
-		{"python3 -c 'import json; print(json.dumps(1))' && echo '" + plant + "' > json.py", false},
-		{"python3 -c 'print(len(\"abc\"))'", false},
-		{"python3 - <<'EOF'\nimport sys\nprint(sys.version)\nEOF", false},
-		{"echo '{\"a\": 1}' | python3 -c 'import json, sys; print(json.load(sys.stdin)[\"a\"])'", false},
+		// A module or package already in the directory is imported before
+		// the standard library's.
+		{"python3 -c 'import json; print(json.dumps(1))'", true, `printf '%s\n' "$1" > json.py`},
+		{"python3 -c 'import json; print(json.dumps(1))'", true, `mkdir json; printf '%s\n' "$1" > json/__init__.py`},
+		{"python3 -c 'import json; print(json.dumps(1))'", true, `mkdir lib; printf '%s\n' "$1" > lib/json.py; ln -s lib/json.py json.py`},
+		{"python3 - <<'EOF'\nimport json\nprint(json.dumps(1))\nEOF", true, `printf '%s\n' "$1" > json.py`},
+		{"python3 -c 'import json; print(json.dumps(1))'", false, `mkdir docs src; echo x > notes.txt; echo 'x' > src/json.py; printf '%s\n' "$1" > setup.py`},
+		{"python3 -c 'import json; print(json.dumps(1))'", true, `mkdir lib; printf '%s\n' "$1" > lib/__init__.py; cp -r lib json`},
+		{"echo '" + plant + "' > json.py; python3 -c 'import json; print(json.dumps(1))'", true, ""},
+		{"printf '%s' '" + plant + "' | tee json.py >/dev/null && python3 -c 'import json; print(json.dumps(1))'", true, ""},
+		{"tar xf t.tar && python3 -c 'import json; print(json.dumps(1))'", true, ""},
+		{"echo '" + plant + "' > JSON.PY; mv JSON.PY json.py; python3 -c 'import json; print(json.dumps(1))'", true, ""},
+		{"printf '%s' '" + plant + "' | tee json.pyc json.py >/dev/null; python3 -c 'import json'", true, ""},
+		{"echo '{\"a\": 1}' > data.json && python3 -c 'import json; print(json.load(open(\"data.json\"))[\"a\"])'", false, ""},
+		{"python3 - <<'EOF'\nimport os; os.remove('victim.txt')\nEOF", true, ""},
+		{"python3 -c 'import json; print(json.dumps(1))' > out.txt", false, ""},
+		{"python3 -c 'import json; print(json.dumps(1))' && echo '" + plant + "' > json.py", false, ""},
+		{"python3 -c 'print(len(\"abc\"))'", false, ""},
+		{"python3 - <<'EOF'\nimport sys\nprint(sys.version)\nEOF", false, ""},
+		{"echo '{\"a\": 1}' | python3 -c 'import json, sys; print(json.load(sys.stdin)[\"a\"])'", false, ""},
 	} {
 		t.Run(tc.command, func(t *testing.T) {
 			e := newTestEngine(t, exclude("run_shell_command(rm)"))
 			root := e.resolver.Root()
-			setup := exec.Command("bash", "-c", `set -e; mkdir src; printf '%s\n' "$1" > src/json.py; tar cf t.tar -C src json.py; rm -r src; echo v > victim.txt`, "bash", plant)
+			setup := exec.Command("bash", "-c", `set -e; mkdir src; printf '%s\n' "$1" > src/json.py; tar cf t.tar -C src json.py; rm -r src; echo v > victim.txt; `+tc.pre, "bash", plant)
 			setup.Dir = root
 			if out, err := setup.CombinedOutput(); err != nil {
 				t.Fatalf("setup: %v %s", err, out)
@@ -293,5 +303,23 @@ func TestGitConfigReads(t *testing.T) {
 				t.Errorf(".git/config changed: %v, want %v", changed, tc.harm)
 			}
 		})
+	}
+}
+
+// TestPythonStdlibNames: every module of the python3 on PATH's standard
+// library is in pythonStdlib (a newer Python adds modules: regenerate
+// pystdlib.go), so a file shadowing one is seen.
+func TestPythonStdlibNames(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("SKIPPED: no python3 on PATH to compare pystdlib.go with")
+	}
+	out, err := exec.Command("python3", "-c", "import sys; print(*sorted(sys.stdlib_module_names))").Output()
+	if err != nil {
+		t.Fatalf("python3 has no sys.stdlib_module_names (before 3.10?): %v", err)
+	}
+	for _, name := range strings.Fields(string(out)) {
+		if !pythonStdlib[name] {
+			t.Errorf("python3's standard module %s is not in pythonStdlib: regenerate engine/pystdlib.go", name)
+		}
 	}
 }

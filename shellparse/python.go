@@ -21,7 +21,7 @@ import (
 // pyModuleAttrs lists the attributes code may use on each module; "*" allows
 // every public attribute of a module whose functions are all pure.
 var pyModuleAttrs = map[string][]string{
-	"sys":         {"version", "version_info", "executable", "platform", "argv", "stdin", "stdout", "stderr", "maxsize", "byteorder", "getsizeof", "exit", "implementation", "prefix", "float_info", "hexversion", "getrecursionlimit", "getdefaultencoding", "getfilesystemencoding", "path"},
+	"sys":         {"version", "version_info", "executable", "platform", "argv", "stdin", "stdout", "stderr", "maxsize", "byteorder", "getsizeof", "exit", "implementation", "prefix", "float_info", "hexversion", "getrecursionlimit", "getdefaultencoding", "getfilesystemencoding"},
 	"json":        {"load", "loads", "dump", "dumps", "JSONDecodeError"},
 	"math":        {"*"},
 	"cmath":       {"*"},

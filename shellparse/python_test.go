@@ -1,7 +1,9 @@
 package shellparse
 
 import (
+	"fmt"
 	"os/exec"
+	"path/filepath"
 	"testing"
 )
 
@@ -90,6 +92,26 @@ func TestPythonProverRealPython(t *testing.T) {
 		{`open("/dev/null").buffer.raw.__class__("ran", "w")`, true},
 		{`import os; x = [os]`, false},
 	}
+	// Modules from a directory put on the import path: the planted one
+	// creates the marker.
+	plant, err := filepath.Abs(filepath.Join("testdata", "pyplant"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	attacks = append(attacks,
+		struct {
+			code string
+			run  bool
+		}{fmt.Sprintf(`import sys; sys.path.insert(0, %q); import plant`, plant), true},
+		struct {
+			code string
+			run  bool
+		}{fmt.Sprintf(`import sys; p = sys.path; p.append(%q); import plant`, plant), true},
+		struct {
+			code string
+			run  bool
+		}{fmt.Sprintf(`import sys; sys.path[:0] = [%q]; import plant`, plant), true},
+	)
 	for _, a := range attacks {
 		if inert, _ := pythonInert(a.code); inert {
 			t.Errorf("%q is proven inert", a.code)

@@ -557,6 +557,12 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 	for _, opt := range spec.scriptOptions() {
 		for _, v := range sc.values[opt] {
 			w.scriptWord(v, seg, seg.Program+" "+opt, c, false)
+			// tar --checkpoint-action=exec=CMD: the command follows a
+			// KEY= of the option's own syntax, which a shell would read
+			// as an assignment; the text after it is read as well.
+			if key, rest, ok := strings.Cut(v.Value, "="); ok && !v.Dynamic && commandKey(key) {
+				w.scriptWord(Word{Value: rest}, seg, seg.Program+" "+opt, c, false)
+			}
 		}
 	}
 	switch {
@@ -677,6 +683,13 @@ func (w *walker) wasWritten(p string) bool {
 
 // maxWritten bounds the file names remembered as written by one command.
 const maxWritten = 4096
+
+// commandKey reports whether KEY of an option value KEY=TEXT names a command
+// to run (tar's exec=, ssh's ProxyCommand=).
+func commandKey(key string) bool {
+	k := strings.ToLower(key)
+	return k == "exec" || strings.HasSuffix(k, "command")
+}
 
 // scriptOptions returns the options whose value is a shell script.
 func (p *ProgramSpec) scriptOptions() []string {

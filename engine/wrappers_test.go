@@ -1,0 +1,61 @@
+package engine
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// TestWrapperAttacksRealBash: commands that run an excluded rm through a
+// program that takes a command (a wrapper gate reads, an option whose
+// value is a command, makefile text) are refused under exclude rm; where
+// the program is installed, the same command run by real bash does delete
+// the victim, so the case tests something real.
+func TestWrapperAttacksRealBash(t *testing.T) {
+	for _, tc := range []struct {
+		command string
+		tool    string // run for real when this is on PATH ("" : never run)
+	}{
+		{"tar cf /dev/null victim.txt --checkpoint=1 --checkpoint-action=exec='rm victim.txt'", "tar"},
+		{"tar cf /dev/null victim.txt --checkpoint=1 --checkpoint-action exec='rm victim.txt'", "tar"},
+		{"make -E 'a:;rm victim.txt' a", "make"},
+		{"make --eval='a:;rm victim.txt' a", "make"},
+		{"bwrap --bind / / rm victim.txt", "bwrap"},
+		{"numactl -C 0 rm victim.txt", "numactl"},
+		{"cpulimit -l 50 rm victim.txt", "cpulimit"},
+		{"catchsegv rm victim.txt", "catchsegv"},
+		{"perf stat rm victim.txt", "perf"},
+		{"echo victim.txt | entr -s 'rm victim.txt'", ""},
+		{"scp -S rm victim.txt host:", ""},
+	} {
+		t.Run(tc.command, func(t *testing.T) {
+			e := newTestEngine(t, exclude("run_shell_command(rm)"))
+			root := e.resolver.Root()
+			victim := filepath.Join(root, "victim.txt")
+			if err := os.WriteFile(victim, []byte("v"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			d, err := e.Decide(context.Background(), shellCall(tc.command))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Decision != Deny {
+				t.Errorf("decision %+v, want deny", d)
+			}
+			if tc.tool == "" {
+				return
+			}
+			if _, err := exec.LookPath(tc.tool); err != nil {
+				t.Skipf("SKIPPED the real run (the decision was checked): %s is not installed", tc.tool)
+			}
+			run := exec.Command("bash", "-c", tc.command)
+			run.Dir = root
+			out, _ := run.CombinedOutput()
+			if _, err := os.Stat(victim); !os.IsNotExist(err) {
+				t.Errorf("run by bash, the command did not delete victim.txt (%s): the case tests nothing", out)
+			}
+		})
+	}
+}

@@ -27,7 +27,7 @@ var inputKeys = []string{
 	"alt_paths", "path_complete", "assigns", "name", "value", "redirects", "op", "fd", "target", "dup", "write",
 	"inherited", "writes", "chdir", "relinks", "chdir_unknown", "context", "background", "via", "wrapper",
 	"transparent", "function_call", "imports_code", "proven_code", "content_known", "findings", "code", "keys",
-	"path_keys", "uncertain_keys", "identity",
+	"path_keys", "uncertain_keys", "identity", "maybe_runs", "maybe_keys",
 	// PathInput
 	"raw", "resolved", "inside_root", "rel", "exists", "dir", "symlink", "links", "git_ignored", "access",
 	"source", "segment",
@@ -187,7 +187,7 @@ func segmentValue(s *SegmentInput, contexts map[contextKey]*ast.Term) *ast.Term 
 	n := segmentFields
 	for _, set := range []bool{s.ProgramPath != "", len(s.AltPaths) > 0, len(s.Chdir) > 0, s.Relinks,
 		s.ChdirUnknown, s.Via != "", s.Wrapper, s.Transparent, s.FunctionCall, s.ImportsCode, s.ProvenCode,
-		s.ContentKnown, s.Identity != ""} {
+		s.ContentKnown, s.Identity != "", len(s.MaybeRuns) > 0, len(s.MaybeKeys) > 0} {
 		if set {
 			n++
 		}
@@ -209,6 +209,13 @@ func segmentValue(s *SegmentInput, contexts map[contextKey]*ast.Term) *ast.Term 
 			alt[i] = stringsTerm(p)
 		}
 		b.set("alt_paths", arrayTerm(alt...))
+	}
+	if len(s.MaybeRuns) > 0 {
+		runs := make([]*ast.Term, len(s.MaybeRuns))
+		for i, p := range s.MaybeRuns {
+			runs[i] = stringsTerm(p)
+		}
+		b.set("maybe_runs", arrayTerm(runs...))
 	}
 	b.bool("path_complete", s.PathComplete)
 	assigns := make([]*ast.Term, len(s.Assigns))
@@ -263,6 +270,9 @@ func segmentValue(s *SegmentInput, contexts map[contextKey]*ast.Term) *ast.Term 
 	b.set("keys", stringsTerm(s.Keys))
 	b.set("path_keys", stringsTerm(s.PathKeys))
 	b.set("uncertain_keys", stringsTerm(s.UncertainKeys))
+	if len(s.MaybeKeys) > 0 {
+		b.set("maybe_keys", stringsTerm(s.MaybeKeys))
+	}
 	b.strOmit("identity", s.Identity)
 	return b.term()
 }

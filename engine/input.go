@@ -105,6 +105,10 @@ type SegmentInput struct {
 	// UncertainKeys are the known parts of paths cut short by a dynamic word:
 	// an exclude entry they are a proper prefix of may match at run time.
 	UncertainKeys []string `json:"uncertain_keys"`
+	// MaybeKeys are the prefixes of MaybeRuns (the commands a program the
+	// catalogue does not describe may run from its arguments) that exclude
+	// entries match.
+	MaybeKeys []string `json:"maybe_keys,omitempty"`
 	// Identity is the program the command word really runs, when a path
 	// names a link to or copy of another program.
 	Identity string `json:"identity,omitempty"`
@@ -377,6 +381,7 @@ func (e *Engine) shellInput(ctx context.Context, in *Input, args map[string]any)
 		}
 		seg.Keys = literalKeys(seg.Argv, seg.Dynamic, e.idx.maxWords)
 		seg.PathKeys, seg.UncertainKeys = segmentPathKeys(seg, e.idx.maxPath)
+		seg.MaybeKeys = pathPrefixes(seg.MaybeRuns, e.idx.maxPath)
 	}
 	return nil
 }
@@ -865,6 +870,33 @@ func segmentPathKeys(seg *SegmentInput, max int) ([]string, []string) {
 		}
 	}
 	return keys, uncertain
+}
+
+// pathPrefixes returns the distinct word-boundary prefixes of paths, at most
+// max words long.
+func pathPrefixes(paths [][]string, max int) []string {
+	if len(paths) == 0 || max == 0 {
+		return nil
+	}
+	seen := map[string]bool{}
+	var keys []string
+	for _, p := range paths {
+		var b strings.Builder
+		for i, w := range p {
+			if i >= max {
+				break
+			}
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(w)
+			if k := b.String(); !seen[k] {
+				seen[k] = true
+				keys = append(keys, k)
+			}
+		}
+	}
+	return keys
 }
 
 // maxFloatingDepth bounds the path elements used for keys matched at any

@@ -17,18 +17,37 @@ func TestWrapperAttacksRealBash(t *testing.T) {
 	for _, tc := range []struct {
 		command string
 		tool    string // run for real when this is on PATH ("" : never run)
+		script  string // written to ./mywrap in the root: a wrapper gate does not know
 	}{
-		{"tar cf /dev/null victim.txt --checkpoint=1 --checkpoint-action=exec='rm victim.txt'", "tar"},
-		{"tar cf /dev/null victim.txt --checkpoint=1 --checkpoint-action exec='rm victim.txt'", "tar"},
-		{"make -E 'a:;rm victim.txt' a", "make"},
-		{"make --eval='a:;rm victim.txt' a", "make"},
-		{"bwrap --bind / / rm victim.txt", "bwrap"},
-		{"numactl -C 0 rm victim.txt", "numactl"},
-		{"cpulimit -l 50 rm victim.txt", "cpulimit"},
-		{"catchsegv rm victim.txt", "catchsegv"},
-		{"perf stat rm victim.txt", "perf"},
-		{"echo victim.txt | entr -s 'rm victim.txt'", ""},
-		{"scp -S rm victim.txt host:", ""},
+		{"ssh -o ProxyCommand='rm victim.txt' -o BatchMode=yes x true", "ssh", ""},
+		{"ssh -oProxyCommand='rm victim.txt' -o BatchMode=yes x true", "ssh", ""},
+		{"ssh -o 'ProxyCommand rm victim.txt' -o BatchMode=yes x true", "ssh", ""},
+		{"ssh -o 'LocalCommand=rm victim.txt' -o PermitLocalCommand=yes x", "", ""},
+		{"sftp -D 'rm victim.txt' x </dev/null", "sftp", ""},
+		{"zip -TT 'rm victim.txt' -T z.zip victim.txt", "zip", ""},
+		{"cpio --rsh-command='rm victim.txt' -o -F h:f </dev/null", "", ""},
+		{"less '+!rm victim.txt' victim.txt", "", ""},
+		{"LESS='+!rm victim.txt' less victim.txt", "", ""},
+		{"dc -e '!rm victim.txt'", "dc", ""},
+		{"parallel ::: 'rm victim.txt'", "parallel", ""},
+		{"echo victim.txt | parallel rm", "parallel", ""},
+		{"git submodule foreach --recursive 'rm victim.txt'", "", ""},
+		{"crontab -l | { cat; echo '* * * * * rm victim.txt'; } | crontab -", "", ""},
+		{"./mywrap rm victim.txt", "bash", "#!/bin/sh\nexec \"$@\"\n"},
+		{"./mywrap -p secret rm -f victim.txt", "bash", "#!/bin/sh\nshift 2\nexec \"$@\"\n"},
+		{"./mywrap --cmd='rm victim.txt'", "bash", "#!/bin/sh\nexec sh -c \"${1#--cmd=}\"\n"},
+		{"./mywrap new -d 'cd . && rm victim.txt'", "bash", "#!/bin/sh\nexec sh -c \"$3\"\n"},
+		{"tar cf /dev/null victim.txt --checkpoint=1 --checkpoint-action=exec='rm victim.txt'", "tar", ""},
+		{"tar cf /dev/null victim.txt --checkpoint=1 --checkpoint-action exec='rm victim.txt'", "tar", ""},
+		{"make -E 'a:;rm victim.txt' a", "make", ""},
+		{"make --eval='a:;rm victim.txt' a", "make", ""},
+		{"bwrap --bind / / rm victim.txt", "bwrap", ""},
+		{"numactl -C 0 rm victim.txt", "numactl", ""},
+		{"cpulimit -l 50 rm victim.txt", "cpulimit", ""},
+		{"catchsegv rm victim.txt", "catchsegv", ""},
+		{"perf stat rm victim.txt", "perf", ""},
+		{"echo victim.txt | entr -s 'rm victim.txt'", "", ""},
+		{"scp -S rm victim.txt host:", "", ""},
 	} {
 		t.Run(tc.command, func(t *testing.T) {
 			e := newTestEngine(t, exclude("run_shell_command(rm)"))
@@ -36,6 +55,11 @@ func TestWrapperAttacksRealBash(t *testing.T) {
 			victim := filepath.Join(root, "victim.txt")
 			if err := os.WriteFile(victim, []byte("v"), 0o644); err != nil {
 				t.Fatal(err)
+			}
+			if tc.script != "" {
+				if err := os.WriteFile(filepath.Join(root, "mywrap"), []byte(tc.script), 0o755); err != nil {
+					t.Fatal(err)
+				}
 			}
 			d, err := e.Decide(context.Background(), shellCall(tc.command))
 			if err != nil {
@@ -52,6 +76,7 @@ func TestWrapperAttacksRealBash(t *testing.T) {
 			}
 			run := exec.Command("bash", "-c", tc.command)
 			run.Dir = root
+			run.Env = append(os.Environ(), "HOME="+t.TempDir()) // ssh writes known_hosts there
 			out, _ := run.CombinedOutput()
 			if _, err := os.Stat(victim); !os.IsNotExist(err) {
 				t.Errorf("run by bash, the command did not delete victim.txt (%s): the case tests nothing", out)

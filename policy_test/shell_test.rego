@@ -170,6 +170,26 @@ test_exclude_entry_options_missing if {
 	_deny(lib.shell("rm -r x", [s]), _rm_rf) == set()
 }
 
+# gate parse --command 'sshpass -p x ssh h rm v': sshpass is not in the
+# catalogue, so each operand that could be a command name starts a command
+# it may run; one an exclude entry matches is unprovable, whatever the
+# entry's options.
+test_unknown_program_naming_an_excluded_command if {
+	s := object.union(lib.seg(0, ["sshpass", "-p", "x", "ssh", "h", "rm", "v"]), {
+		"maybe_runs": [["x", "ssh", "h", "rm", "v"], ["ssh", "h", "rm", "v"], ["h", "rm", "v"], ["rm", "v"], ["v"]],
+		"maybe_keys": ["x", "x ssh", "x ssh h", "ssh", "ssh h", "ssh h rm", "h", "h rm", "h rm v", "rm", "rm v", "v"],
+	})
+	_deny(lib.shell("sshpass -p x ssh h rm v", [s]), _exclude(["rm"])) == {{
+		"code": "command_unprovable",
+		"message": "Command 'sshpass -p x ssh h rm v' cannot be checked: gate does not know what sshpass runs, and its arguments name run_shell_command(rm), which is blocked by configuration",
+		"segment": 0,
+		"entry": "run_shell_command(rm)",
+		"finding": "unknown_wrapper",
+	}}
+	_deny_codes(lib.shell("sshpass -p x ssh h rm v", [s]), _rm_rf) == {"command_unprovable"}
+	_deny(lib.shell("sshpass -p x ssh h rm v", [s]), _exclude(["git push"])) == set()
+}
+
 # Every segment is checked: pipelines, lists, commands run by wrappers and
 # function bodies.
 test_exclude_checks_every_segment if {

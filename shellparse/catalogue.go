@@ -47,6 +47,16 @@ type Catalogue struct {
 	// (tar, make, pip, a script) may create files under names gate does not
 	// see.
 	MakesNoFiles []string `json:"makes_no_files"`
+	// DataOperands lists programs outside Programs whose operands are
+	// never run as commands (echo rm, grep sudo f, apt install git): their
+	// segments get no MaybeRuns. Any other program the catalogue does not
+	// describe may be a wrapper.
+	DataOperands []string `json:"data_operands"`
+	// SubcommandWrappers maps programs outside Programs to the subcommands
+	// after which their operands may be a command (docker run IMAGE CMD):
+	// their MaybeRuns start after the first of these words, and there are
+	// none without one (docker rm NAME).
+	SubcommandWrappers map[string][]string `json:"subcommand_wrappers"`
 
 	inlineRe map[string]*regexp.Regexp
 }
@@ -101,6 +111,15 @@ type ProgramSpec struct {
 	// ScriptOptions are options whose value is a shell command the program
 	// runs (rsync -e, tar --to-command).
 	ScriptOptions []string `json:"script_options,omitempty"`
+	// ConfigOptions take a configuration line, KEY=VALUE or "KEY VALUE"
+	// (ssh -o): the value of a key that names a command (ProxyCommand,
+	// LocalCommand, KnownHostsCommand) is a shell command; CodeKeys load
+	// code or more configuration and are unprovable.
+	ConfigOptions []string `json:"config_options,omitempty"`
+	// ConfigCodeKeys are the keys of ConfigOptions (lower case) that load
+	// code or configuration gate does not read (Match exec, Include,
+	// PKCS11Provider).
+	ConfigCodeKeys []string `json:"config_code_keys,omitempty"`
 	// ScriptOperands lists operand positions (0-based, after options) whose value is a
 	// shell script run later, such as trap's first operand.
 	ScriptOperands []int `json:"script_operands,omitempty"`
@@ -185,6 +204,12 @@ type WrapperSpec struct {
 	AppendsInput bool `json:"appends_input,omitempty"`
 	// Placeholders are words replaced at run time (find's {}).
 	Placeholders []string `json:"placeholders,omitempty"`
+	// ArgSeparators end the command and start its arguments (parallel
+	// CMD ::: A B): each argument completes the command, or without a
+	// command is one. Separators starting with "::::" name files of
+	// arguments. Without a command and without them, commands are read
+	// from stdin.
+	ArgSeparators []string `json:"arg_separators,omitempty"`
 	// PlaceholderOptions take the placeholder word as value (xargs -I).
 	PlaceholderOptions []string `json:"placeholder_options,omitempty"`
 	// LoginDash skips a lone "-" operand before the skipped operands

@@ -71,6 +71,13 @@ type Segment struct {
 	// AltPaths are other readings of Path when an option of unknown arity may
 	// or may not take the next word as its value.
 	AltPaths [][]string `json:"alt_paths,omitempty"`
+	// MaybeRuns are the commands a program the catalogue does not describe
+	// may run from its arguments (sshpass -p x ssh h rm v, screen -dm rm v,
+	// tmux new -d "rm v"): read from each operand that could be a command
+	// name, and from each operand holding a command line, as paths. A policy
+	// cannot tell a wrapper it does not know from a program whose operands
+	// are data, so an excluded command among them is unprovable.
+	MaybeRuns [][]string `json:"maybe_runs,omitempty"`
 	// PathComplete is false when a dynamic word cut Path short: more operands
 	// follow whose values are unknown.
 	PathComplete bool `json:"path_complete"`

@@ -2,6 +2,8 @@ package shellparse
 
 import (
 	"path"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -276,6 +278,10 @@ func (w *walker) wrapper(seg *Segment, words []wordInfo, spec *ProgramSpec, c *c
 		return
 	}
 	rest := operands
+	if len(ws.ArgSeparators) > 0 && !shellMode {
+		w.argCommands(seg, rest, ws, name, c)
+		return
+	}
 	if shellMode || ws.Joined {
 		if len(rest) == 0 {
 			return
@@ -314,10 +320,113 @@ func (w *walker) wrapper(seg *Segment, words []wordInfo, spec *ProgramSpec, c *c
 	}
 	if ws.AppendsInput && len(placeholders) == 0 {
 		// with a placeholder (xargs -I {}), input replaces it instead
-		innerWords = append(innerWords, wordInfo{Word: Word{Value: "<input>", Dynamic: true}, raw: "<input>"})
+		innerWords = append(innerWords, wordInfo{Word: Word{Value: inputWord, Dynamic: true}, raw: inputWord})
 	}
 	w.inner(seg, innerWords, name, c, stdinLit, assigns)
 }
+
+// mayStartWith reports whether a dynamic word may expand to text that starts
+// with prefix: not when it starts with other literal text or is a process
+// substitution (a /dev/fd path).
+func mayStartWith(wd wordInfo, prefix string) bool {
+	raw := strings.TrimLeft(wd.raw, `"`)
+	if raw == inputWord {
+		return true // words read at run time (xargs)
+	}
+	if strings.HasPrefix(raw, "<(") || strings.HasPrefix(raw, ">(") {
+		return false
+	}
+	if raw == "" || strings.ContainsRune("$`\\'*?[{~", rune(raw[0])) {
+		return true
+	}
+	return strings.HasPrefix(raw, prefix)
+}
+
+// inputWord stands for the words a wrapper appends from its input (xargs).
+const inputWord = "<input>"
+
+// maxArgCommands bounds the commands read from parallel's ::: arguments.
+const maxArgCommands = 32
+
+// argCommands reads the commands of a wrapper that takes its arguments
+// after separators (parallel CMD ::: A B runs CMD A and CMD B; parallel :::
+// "CMD A" runs CMD A; with no command, parallel reads commands from stdin).
+func (w *walker) argCommands(seg *Segment, rest []wordInfo, ws *WrapperSpec, name string, c *ctx) {
+	cut := len(rest)
+	for k, wd := range rest {
+		if !wd.Dynamic && contains(ws.ArgSeparators, wd.Value) {
+			cut = k
+			break
+		}
+	}
+	cmd := rest[:cut]
+	var args []Word
+	fromFiles := false
+	for _, wd := range rest[cut:] {
+		if !wd.Dynamic && contains(ws.ArgSeparators, wd.Value) {
+			fromFiles = strings.HasPrefix(wd.Value, "::::")
+			continue
+		}
+		if fromFiles {
+			args = append(args, Word{Value: "<lines of " + wd.Value + ">", Dynamic: true})
+			continue
+		}
+		args = append(args, wd.Word)
+	}
+	if len(cmd) == 0 && len(args) == 0 {
+		seg.addFinding(FindStdinScript, name+" without a command runs the commands it reads from its input")
+		return
+	}
+	if len(args) > maxArgCommands {
+		seg.addFinding(FindDynamicScript, name+" is given more than "+strconv.Itoa(maxArgCommands)+" arguments, each of which completes the command it runs")
+		return
+	}
+	var parts []string
+	dynamic := false
+	for _, wd := range cmd {
+		parts = append(parts, wd.Value)
+		dynamic = dynamic || wd.Dynamic
+	}
+	base := strings.Join(parts, " ")
+	var literal []Word
+	runtime := len(args) == 0
+	for _, a := range args {
+		if a.Dynamic {
+			runtime = true
+		} else {
+			literal = append(literal, a)
+		}
+	}
+	if len(cmd) == 0 {
+		for _, a := range args {
+			w.scriptWord(a, seg, name, c, false)
+		}
+		return
+	}
+	for _, a := range literal {
+		text := base + " " + a.Value
+		if replacementStrings.MatchString(base) {
+			text = strings.ReplaceAll(base, "{}", a.Value)
+		}
+		w.scriptWord(Word{Value: replacementStrings.ReplaceAllLiteralString(text, parallelInput), Dynamic: dynamic}, seg, name, c, false)
+	}
+	if runtime {
+		// Arguments read from stdin or -a FILE at run time complete the
+		// command: they replace its replacement strings, or are appended.
+		text := base + " " + parallelInput
+		if replacementStrings.MatchString(base) {
+			text = replacementStrings.ReplaceAllLiteralString(base, parallelInput)
+		}
+		w.scriptWord(Word{Value: text, Dynamic: dynamic}, seg, name, c, false)
+	}
+}
+
+// replacementStrings matches parallel's replacement strings ({}, {.}, {/},
+// {#}, {= perl =}), and parallelInput stands for the text that replaces
+// them at run time: an unquoted expansion, any number of words.
+var replacementStrings = regexp.MustCompile(`\{[^{}]*\}`)
+
+const parallelInput = "$__gate_parallel_input__"
 
 // shell unwraps bash -c SCRIPT, bash FILE and bash reading a script from
 // stdin.
@@ -412,7 +521,7 @@ func (w *walker) inlineCode(seg *Segment, words []wordInfo, spec *ProgramSpec, s
 	}
 	if ic.OperandPrefix != "" {
 		for _, i := range sc.operands {
-			if v := words[i]; v.Dynamic || strings.HasPrefix(v.Value, ic.OperandPrefix) {
+			if v := words[i]; (v.Dynamic && mayStartWith(v, ic.OperandPrefix)) || (!v.Dynamic && strings.HasPrefix(v.Value, ic.OperandPrefix)) {
 				code = append(code, Word{Value: strings.TrimPrefix(v.Value, ic.OperandPrefix), Dynamic: v.Dynamic})
 			}
 		}
@@ -642,19 +751,42 @@ func (w *walker) git(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scan
 	}
 	for _, form := range gs.SubcommandCommands {
 		fw := strings.Fields(form)
-		if len(fw) == 0 || fw[0] != sub.Value || len(rest) < len(fw)-1 {
+		if len(fw) == 0 || fw[0] != sub.Value {
 			continue
 		}
-		match := true
-		for k, f := range fw[1:] {
-			match = match && !rest[k].Dynamic && rest[k].Value == f
+		// git submodule --quiet foreach --recursive CMD: the forms' own
+		// options (flags all) may come before and after each word.
+		k := 0
+		skipOptions := func() {
+			for k < len(rest) && !rest[k].Dynamic && isOption(rest[k].Value) {
+				k++
+				if rest[k-1].Value == "--" {
+					return
+				}
+			}
 		}
-		if !match || len(rest) == len(fw)-1 {
+		match, dynamic := true, false
+		for _, f := range fw[1:] {
+			skipOptions()
+			if !match || k >= len(rest) || rest[k].Dynamic || rest[k].Value != f {
+				dynamic = dynamic || (match && k < len(rest) && rest[k].Dynamic)
+				match = false
+			}
+			k++
+		}
+		if dynamic {
+			seg.addFinding(FindDynamicScript, "git "+sub.Value+" is given a word not known statically where "+form+" may read a command to run")
+		}
+		if !match {
 			continue
 		}
-		cmd := rest[len(fw)-1:]
+		skipOptions()
+		if k >= len(rest) {
+			continue
+		}
+		cmd := rest[k:]
 		var parts []string
-		dynamic := false
+		dynamic = false
 		for _, wd := range cmd {
 			parts = append(parts, wd.Value)
 			dynamic = dynamic || wd.Dynamic

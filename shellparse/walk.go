@@ -498,6 +498,9 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 		}
 	}
 	if spec == nil {
+		if !seg.FunctionCall && seg.Program != "" && !contains(w.p.cat.DataOperands, seg.Program) {
+			w.maybeRuns(seg, words)
+		}
 		return
 	}
 	for _, f := range spec.Findings {
@@ -563,6 +566,11 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 			if key, rest, ok := strings.Cut(v.Value, "="); ok && !v.Dynamic && commandKey(key) {
 				w.scriptWord(Word{Value: rest}, seg, seg.Program+" "+opt, c, false)
 			}
+		}
+	}
+	for _, opt := range spec.ConfigOptions {
+		for _, v := range sc.values[opt] {
+			w.configLine(v, seg, spec, seg.Program+" "+opt, c)
 		}
 	}
 	switch {
@@ -686,6 +694,31 @@ const maxWritten = 4096
 
 // commandKey reports whether KEY of an option value KEY=TEXT names a command
 // to run (tar's exec=, ssh's ProxyCommand=).
+// configLine reads a configuration line given as an option's value
+// (ssh -o ProxyCommand=CMD, -o "LocalCommand CMD"): a key naming a command
+// has a shell command as value, a code key is unprovable, and a line not
+// known statically may be either.
+func (w *walker) configLine(v Word, seg *Segment, spec *ProgramSpec, via string, c *ctx) {
+	line := strings.TrimLeft(v.Value, " \t")
+	end := strings.IndexAny(line, "= \t")
+	if end < 0 {
+		end = len(line)
+	}
+	key := strings.ToLower(line[:end])
+	if v.Dynamic && (end == len(line) || !isName(line[:end])) {
+		seg.addFinding(FindUnknownOption, via+" is given a setting not known statically ("+v.Value+"): it may name a command to run")
+		return
+	}
+	value := strings.TrimLeft(line[end:], " \t")
+	value = strings.TrimLeft(strings.TrimPrefix(value, "="), " \t")
+	switch {
+	case contains(spec.ConfigCodeKeys, key):
+		seg.addFinding(FindUnknownOption, via+" "+line[:end]+" makes "+seg.Program+" run or load code that cannot be checked")
+	case commandKey(key) && value != "" && strings.ToLower(value) != "none":
+		w.scriptWord(Word{Value: value, Dynamic: v.Dynamic}, seg, via+" "+line[:end], c, false)
+	}
+}
+
 func commandKey(key string) bool {
 	k := strings.ToLower(key)
 	return k == "exec" || strings.HasSuffix(k, "command")
@@ -741,6 +774,11 @@ func optionNames(v string, spec *ProgramSpec) ([]string, string, bool) {
 	}
 	if strings.HasPrefix(v, "--") || (spec != nil && spec.LongSingleDash) {
 		name, val, ok := strings.Cut(v, "=")
+		return []string{name}, val, ok
+	}
+	// A multi-letter option spelled with one dash that the entry lists
+	// (zip -TT) is that option, not a cluster of letters.
+	if name, val, ok := strings.Cut(v, "="); len(name) > 2 && spec.knowsOption(name) {
 		return []string{name}, val, ok
 	}
 	var names []string
@@ -1004,4 +1042,94 @@ func callsRead(call *syntax.CallExpr, c *ctx) bool {
 		return !c.funcs.names[name]
 	}
 	return false
+}
+
+// Bounds of MaybeRuns: the commands read per segment, and the words kept of
+// each (exclude entries are matched on short prefixes).
+const (
+	maxMaybeRuns     = 64
+	maxMaybeRunWords = 8
+)
+
+// maybeRuns fills MaybeRuns for a program the catalogue does not describe:
+// every literal operand that could be a command name starts a command made
+// of it and the words after it, and an operand holding a command line
+// ("rm v", "cd d && rm v") is read as commands.
+func (w *walker) maybeRuns(seg *Segment, words []wordInfo) {
+	seen := map[string]bool{}
+	add := func(cwords []wordInfo) {
+		if len(cwords) == 0 || cwords[0].Dynamic || len(seg.MaybeRuns) >= maxMaybeRuns {
+			return
+		}
+		if len(cwords) > maxMaybeRunWords {
+			cwords = cwords[:maxMaybeRunWords]
+		}
+		name := path.Base(cwords[0].Value)
+		if name == "" || name == "." || name == "/" {
+			return
+		}
+		spec := w.p.cat.program(name)
+		tmp := &Segment{Program: name}
+		first := cwords[0]
+		first.Value = name
+		cw := append([]wordInfo{first}, cwords[1:]...)
+		w.views(tmp, cw, spec, scan(cw, spec))
+		for _, p := range append([][]string{tmp.Path}, tmp.AltPaths...) {
+			k := strings.Join(p, "\x00")
+			if !seen[k] && len(seg.MaybeRuns) < maxMaybeRuns {
+				seen[k] = true
+				seg.MaybeRuns = append(seg.MaybeRuns, p)
+			}
+		}
+	}
+	start := 1
+	if subs, ok := w.p.cat.SubcommandWrappers[seg.Program]; ok {
+		start = len(words)
+		for i := 1; i < len(words); i++ {
+			if words[i].Dynamic {
+				break // may be the subcommand: read what follows
+			}
+			if contains(subs, words[i].Value) {
+				start = i + 1
+				break
+			}
+		}
+		if start == len(words) {
+			for i := 1; i < len(words); i++ {
+				if words[i].Dynamic {
+					start = i + 1
+					break
+				}
+			}
+		}
+	}
+	for i := start; i < len(words); i++ {
+		wd := words[i]
+		if wd.Dynamic || isOption(wd.Value) && !strings.ContainsAny(wd.Value, " \t\n") {
+			continue
+		}
+		text := wd.Value
+		if isOption(text) {
+			// --cmd="rm v", -c'rm v': the value is the command line
+			if _, v, ok := strings.Cut(text, "="); ok {
+				text = v
+			} else {
+				text = text[2:]
+			}
+		}
+		if !strings.ContainsAny(text, " \t\n;&|") {
+			add(words[i:])
+			continue
+		}
+		for _, line := range strings.FieldsFunc(text, func(r rune) bool { return strings.ContainsRune(";&|\n()`", r) }) {
+			var cw []wordInfo
+			for _, f := range strings.Fields(line) {
+				f = strings.Trim(f, "'\"")
+				if f != "" {
+					cw = append(cw, wordInfo{Word: Word{Value: f}, raw: f})
+				}
+			}
+			add(cw)
+		}
+	}
 }

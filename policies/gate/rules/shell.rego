@@ -104,6 +104,33 @@ deny contains _uncertain(seg, entry.entry) if {
 	not option in seg.options
 }
 
+# METADATA
+# title: unknown program may run an excluded command
+# description: |
+#   A program the catalogue does not describe may be a wrapper: an operand
+#   that names an excluded command, or holds a command line that does, may
+#   be what it runs (sshpass -p x ssh h rm v, screen -dm rm v, tmux new
+#   "rm v"). Its options are not known, so the entry's options are not
+#   required. Programs whose operands are data are listed in
+#   data.gate.catalogue.data_operands.
+# custom:
+#   code: command_unprovable
+deny contains {
+	"code": "command_unprovable",
+	"message": sprintf(
+		"Command '%s' cannot be checked: gate does not know what %s runs, and its arguments name %s, which is blocked by configuration",
+		[concat(" ", seg.argv), seg.program, entry.entry],
+	),
+	"segment": seg.id,
+	"entry": entry.entry,
+	"finding": "unknown_wrapper",
+} if {
+	input.tool == "run_shell_command"
+	some seg in input.shell.segments
+	some key in seg.maybe_keys
+	some entry in data.gate.settings.exclude.paths.run_shell_command[key]
+}
+
 _uncertain(seg, entry) := {
 	"code": "command_unprovable",
 	"message": sprintf(
@@ -333,6 +360,7 @@ interactive(seg) if {
 	count(seg.findings) == 0
 	_no_program(seg)
 	not _file_option(seg, code)
+	not _code_option(seg, code)
 	not seg.proven_code
 	not _exits(seg)
 }
@@ -353,6 +381,13 @@ _no_program(seg) if count(seg.path) == 1
 _no_program(seg) if {
 	count(seg.path) == 2
 	seg.path[1] == "-"
+}
+
+# Code given as an option's value (dc -e CODE) is the program, run instead
+# of what stdin would hold.
+_code_option(seg, code) if {
+	some option in code.options
+	option in seg.options
 }
 
 _file_option(seg, code) if {

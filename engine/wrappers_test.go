@@ -14,11 +14,7 @@ import (
 // the program is installed, the same command run by real bash does delete
 // the victim, so the case tests something real.
 func TestWrapperAttacksRealBash(t *testing.T) {
-	for _, tc := range []struct {
-		command string
-		tool    string // run for real when this is on PATH ("" : never run)
-		script  string // written to ./mywrap in the root: a wrapper gate does not know
-	}{
+	for _, tc := range []attack{
 		{"ssh -o ProxyCommand='rm victim.txt' -o BatchMode=yes x true", "ssh", ""},
 		{"ssh -oProxyCommand='rm victim.txt' -o BatchMode=yes x true", "ssh", ""},
 		{"ssh -o 'ProxyCommand rm victim.txt' -o BatchMode=yes x true", "ssh", ""},
@@ -49,38 +45,66 @@ func TestWrapperAttacksRealBash(t *testing.T) {
 		{"echo victim.txt | entr -s 'rm victim.txt'", "", ""},
 		{"scp -S rm victim.txt host:", "", ""},
 	} {
-		t.Run(tc.command, func(t *testing.T) {
-			e := newTestEngine(t, exclude("run_shell_command(rm)"))
-			root := e.resolver.Root()
-			victim := filepath.Join(root, "victim.txt")
-			if err := os.WriteFile(victim, []byte("v"), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			if tc.script != "" {
-				if err := os.WriteFile(filepath.Join(root, "mywrap"), []byte(tc.script), 0o755); err != nil {
-					t.Fatal(err)
-				}
-			}
-			d, err := e.Decide(context.Background(), shellCall(tc.command))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if d.Decision != Deny {
-				t.Errorf("decision %+v, want deny", d)
-			}
-			if tc.tool == "" {
-				return
-			}
-			if _, err := exec.LookPath(tc.tool); err != nil {
-				t.Skipf("SKIPPED the real run (the decision was checked): %s is not installed", tc.tool)
-			}
-			run := exec.Command("bash", "-c", tc.command)
-			run.Dir = root
-			run.Env = append(os.Environ(), "HOME="+t.TempDir()) // ssh writes known_hosts there
-			out, _ := run.CombinedOutput()
-			if _, err := os.Stat(victim); !os.IsNotExist(err) {
-				t.Errorf("run by bash, the command did not delete victim.txt (%s): the case tests nothing", out)
-			}
-		})
+		t.Run(tc.command, func(t *testing.T) { tc.check(t) })
+	}
+}
+
+// TestBashInternalsRealBash: text that bash evaluates as arithmetic, where an
+// array subscript runs a command substitution (an integer variable's later
+// assignments, read into one), is refused under exclude rm; real bash does
+// delete the victim.
+func TestBashInternalsRealBash(t *testing.T) {
+	for _, tc := range []attack{
+		{command: "declare -i n; n='a[$(rm victim.txt)]'", tool: "bash"},
+		{command: "declare -i n; n+='a[$(rm victim.txt)]'", tool: "bash"},
+		{command: "declare -ia arr; arr[0]='a[$(rm victim.txt)]'", tool: "bash"},
+		{command: "f() { local -i x; x='b[$(rm victim.txt)]'; }; f", tool: "bash"},
+		{command: "declare -i n; read n <<< 'a[$(rm victim.txt)]'", tool: "bash"},
+		{command: "typeset -i n=1; n='a[$(rm victim.txt)]'", tool: "bash"},
+	} {
+		t.Run(tc.command, func(t *testing.T) { tc.check(t) })
+	}
+}
+
+// attack is a command that deletes victim.txt when real bash runs it, and
+// that gate must deny under exclude rm.
+type attack struct {
+	command string
+	tool    string // run for real when this is on PATH ("" : never run)
+	script  string // written to ./mywrap in the root: a wrapper gate does not know
+}
+
+func (tc attack) check(t *testing.T) {
+	t.Helper()
+	e := newTestEngine(t, exclude("run_shell_command(rm)"))
+	root := e.resolver.Root()
+	victim := filepath.Join(root, "victim.txt")
+	if err := os.WriteFile(victim, []byte("v"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if tc.script != "" {
+		if err := os.WriteFile(filepath.Join(root, "mywrap"), []byte(tc.script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d, err := e.Decide(context.Background(), shellCall(tc.command))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Decision != Deny {
+		t.Errorf("decision %+v, want deny", d)
+	}
+	if tc.tool == "" {
+		return
+	}
+	if _, err := exec.LookPath(tc.tool); err != nil {
+		t.Skipf("SKIPPED the real run (the decision was checked): %s is not installed", tc.tool)
+	}
+	run := exec.Command("bash", "-c", tc.command)
+	run.Dir = root
+	run.Env = append(os.Environ(), "HOME="+t.TempDir()) // ssh writes known_hosts there
+	out, _ := run.CombinedOutput()
+	if _, err := os.Stat(victim); !os.IsNotExist(err) {
+		t.Errorf("run by bash, the command did not delete victim.txt (%s): the case tests nothing", out)
 	}
 }

@@ -848,6 +848,10 @@ func (w *walker) gitConfig(seg *Segment, key string, value Word, aliases map[str
 	case gs.AliasPrefix != "" && strings.HasPrefix(key, gs.AliasPrefix):
 		aliases[strings.TrimPrefix(key, gs.AliasPrefix)] = value
 	case matchAny(gs.CommandKeys, key):
+		// credential.helper=!CMD (and the like) runs CMD in a shell
+		if !value.Dynamic {
+			value.Value = strings.TrimPrefix(strings.TrimLeft(value.Value, " \t"), "!")
+		}
 		if value.Value != "" {
 			w.scriptWord(value, seg, "git -c "+key, c, false)
 		}

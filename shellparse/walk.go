@@ -226,12 +226,20 @@ func (w *walker) decl(d *syntax.DeclClause, c *ctx) {
 			} else {
 				name, _, _ := strings.Cut(v.Value, "=")
 				w.varName(Word{Value: name}, seg, variant)
+				if integer {
+					// every later assignment to an integer variable is
+					// evaluated as arithmetic
+					w.arith = append(w.arith, arithUse{name: strings.TrimSuffix(strings.SplitN(name, "[", 2)[0], "+"), owner: fixed(seg), code: FindArithInjection})
+				}
 			}
 			continue
 		}
 		if a.Naked {
 			if a.Name != nil {
 				w.varName(Word{Value: a.Name.Value}, seg, variant)
+				if integer {
+					w.arith = append(w.arith, arithUse{name: a.Name.Value, owner: fixed(seg), code: FindArithInjection})
+				}
 			}
 			continue
 		}
@@ -896,6 +904,13 @@ func (w *walker) views(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *sc
 	for _, v := range variants[1:] {
 		if !equalStrings(v.path, seg.Path) {
 			seg.AltPaths = append(seg.AltPaths, v.path)
+		}
+	}
+	// git's dashed programs (git-push, /usr/lib/git-core/git-push) are its
+	// subcommands: git-push ORIGIN is read as git push ORIGIN too.
+	if sub, ok := strings.CutPrefix(seg.Program, "git-"); ok && sub != "" {
+		for _, p := range append([][]string{seg.Path}, seg.AltPaths...) {
+			seg.AltPaths = append(seg.AltPaths, append([]string{"git", sub}, p[1:]...))
 		}
 	}
 }

@@ -847,24 +847,12 @@ func segmentPathKeys(seg *SegmentInput, max int) ([]string, []string) {
 			paths = append(paths, alt)
 		}
 	}
-	seen := map[string]bool{}
-	keys := []string{}
+	keys := pathPrefixes(paths, max)
+	if keys == nil {
+		keys = []string{}
+	}
 	uncertain := []string{}
 	for _, p := range paths {
-		var b strings.Builder
-		for i, w := range p {
-			if i >= max {
-				break
-			}
-			if i > 0 {
-				b.WriteByte(' ')
-			}
-			b.WriteString(w)
-			if k := b.String(); !seen[k] {
-				seen[k] = true
-				keys = append(keys, k)
-			}
-		}
 		if !seg.PathComplete && len(p) < max {
 			uncertain = append(uncertain, strings.Join(p, " "))
 		}

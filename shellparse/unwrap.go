@@ -286,13 +286,7 @@ func (w *walker) wrapper(seg *Segment, words []wordInfo, spec *ProgramSpec, c *c
 		if len(rest) == 0 {
 			return
 		}
-		var parts []string
-		dynamic := false
-		for _, wd := range rest {
-			parts = append(parts, wd.Value)
-			dynamic = dynamic || wd.Dynamic
-		}
-		w.scriptWord(Word{Value: strings.Join(parts, " "), Dynamic: dynamic}, seg, name, c, false)
+		w.scriptWord(joinWords(rest), seg, name, c, false)
 		return
 	}
 	if len(rest) == 0 {
@@ -342,6 +336,18 @@ func mayStartWith(wd wordInfo, prefix string) bool {
 	return strings.HasPrefix(raw, prefix)
 }
 
+// joinWords joins words with spaces into the text of a script, dynamic when
+// any of them is.
+func joinWords(words []wordInfo) Word {
+	parts := make([]string, len(words))
+	dynamic := false
+	for i, wd := range words {
+		parts[i] = wd.Value
+		dynamic = dynamic || wd.Dynamic
+	}
+	return Word{Value: strings.Join(parts, " "), Dynamic: dynamic}
+}
+
 // inputWord stands for the words a wrapper appends from its input (xargs).
 const inputWord = "<input>"
 
@@ -381,13 +387,8 @@ func (w *walker) argCommands(seg *Segment, rest []wordInfo, ws *WrapperSpec, nam
 		seg.addFinding(FindDynamicScript, name+" is given more than "+strconv.Itoa(maxArgCommands)+" arguments, each of which completes the command it runs")
 		return
 	}
-	var parts []string
-	dynamic := false
-	for _, wd := range cmd {
-		parts = append(parts, wd.Value)
-		dynamic = dynamic || wd.Dynamic
-	}
-	base := strings.Join(parts, " ")
+	joined := joinWords(cmd)
+	base, dynamic := joined.Value, joined.Dynamic
 	var literal []Word
 	runtime := len(args) == 0
 	for _, a := range args {
@@ -784,14 +785,7 @@ func (w *walker) git(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scan
 		if k >= len(rest) {
 			continue
 		}
-		cmd := rest[k:]
-		var parts []string
-		dynamic = false
-		for _, wd := range cmd {
-			parts = append(parts, wd.Value)
-			dynamic = dynamic || wd.Dynamic
-		}
-		w.scriptWord(Word{Value: strings.Join(parts, " "), Dynamic: dynamic}, seg, "git "+form, c, false)
+		w.scriptWord(joinWords(rest[k:]), seg, "git "+form, c, false)
 	}
 	if gs.ConfigSubcommand != "" && sub.Value == gs.ConfigSubcommand {
 		for k := 0; k < len(rest); k++ {

@@ -604,13 +604,7 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 		}
 	}
 	if spec.ScriptArgs && len(words) > 1 {
-		var parts []string
-		dynamic := false
-		for _, wd := range words[1:] {
-			parts = append(parts, wd.Value)
-			dynamic = dynamic || wd.Dynamic
-		}
-		w.scriptWord(Word{Value: strings.Join(parts, " "), Dynamic: dynamic}, seg, seg.Program, c, true)
+		w.scriptWord(joinWords(words[1:]), seg, seg.Program, c, true)
 		seg.Transparent = true
 	}
 	if spec.SourceFile && len(sc.operands) > 0 {
@@ -1118,24 +1112,7 @@ func (w *walker) maybeRuns(seg *Segment, words []wordInfo) {
 			}
 		}
 	}
-	for i := start; i < len(words); i++ {
-		wd := words[i]
-		if wd.Dynamic || isOption(wd.Value) && !strings.ContainsAny(wd.Value, " \t\n") {
-			continue
-		}
-		text := wd.Value
-		if isOption(text) {
-			// --cmd="rm v", -c'rm v': the value is the command line
-			if _, v, ok := strings.Cut(text, "="); ok {
-				text = v
-			} else {
-				text = text[2:]
-			}
-		}
-		if !strings.ContainsAny(text, " \t\n;&|") {
-			add(words[i:])
-			continue
-		}
+	lines := func(text string) {
 		for _, line := range strings.FieldsFunc(text, func(r rune) bool { return strings.ContainsRune(";&|\n()`", r) }) {
 			var cw []wordInfo
 			for _, f := range strings.Fields(line) {
@@ -1145,6 +1122,42 @@ func (w *walker) maybeRuns(seg *Segment, words []wordInfo) {
 				}
 			}
 			add(cw)
+		}
+	}
+	for i := start; i < len(words); i++ {
+		wd := words[i]
+		if wd.Dynamic {
+			continue
+		}
+		text := wd.Value
+		if !isOption(text) {
+			if !strings.ContainsAny(text, " \t\n;&|") {
+				add(words[i:]) // sshpass -p x ssh h rm v
+			} else {
+				lines(text) // tmux new -d "rm v"
+			}
+		}
+		// --cmd="rm v", -c'rm v', -o Hook::Pre-Invoke=CMD, --exec=rm v: the
+		// text after an "=" (or a short option's letter) may be a command
+		var values []string
+		if k := strings.Index(text, "="); k >= 0 {
+			values = append(values, text[k+1:])
+			if l := strings.LastIndex(text, "="); l > k {
+				values = append(values, text[l+1:])
+			}
+		} else if isOption(text) && !strings.HasPrefix(text, "--") && len(text) > 2 {
+			values = append(values, text[2:])
+		}
+		for _, v := range values {
+			if v == "" {
+				continue
+			}
+			if strings.ContainsAny(v, " \t\n;&|") {
+				lines(v)
+				continue
+			}
+			first := wordInfo{Word: Word{Value: v}, raw: v}
+			add(append([]wordInfo{first}, words[i+1:]...))
 		}
 	}
 }

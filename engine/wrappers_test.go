@@ -29,6 +29,8 @@ func TestWrapperAttacksRealBash(t *testing.T) {
 		{"echo victim.txt | parallel rm", "parallel", ""},
 		{"git submodule foreach --recursive 'rm victim.txt'", "", ""},
 		{"crontab -l | { cat; echo '* * * * * rm victim.txt'; } | crontab -", "", ""},
+		{"git clone -q 'ext::sh -c rm% victim.txt' x", "", ""},
+		{"git remote add o 'ext::rm victim.txt'", "", ""},
 		{"mysql -e 'system rm victim.txt'", "", ""},
 		{"mariadb --execute='\\! rm victim.txt'", "", ""},
 		{"psql -c '\\! rm victim.txt'", "", ""},
@@ -66,6 +68,8 @@ func TestBashInternalsRealBash(t *testing.T) {
 		{command: "f() { local -i x; x='b[$(rm victim.txt)]'; }; f", tool: "bash"},
 		{command: "declare -i n; read n <<< 'a[$(rm victim.txt)]'", tool: "bash"},
 		{command: "typeset -i n=1; n='a[$(rm victim.txt)]'", tool: "bash"},
+		{command: "declare -n r; r='a[$(rm victim.txt)]'; echo \"$r\"", tool: "bash"},
+		{command: "f() { local -n ref; ref='a[$(rm victim.txt)]'; : \"$ref\"; }; f", tool: "bash"},
 	} {
 		t.Run(tc.command, func(t *testing.T) { tc.check(t) })
 	}

@@ -79,7 +79,7 @@ func (p *Parser) ParseContext(pctx context.Context, command string) *Program {
 	}
 	// expand.Config keeps state between calls, so each parse has its own.
 	cfg := &expand.Config{Env: p.env}
-	st := &state{prog: prog, expand: cfg, tainted: map[string]bool{}, names: map[string]string{}, written: map[string]bool{},
+	st := &state{prog: prog, expand: cfg, tainted: map[string]bool{}, names: map[string]string{}, namerefs: map[string]bool{}, written: map[string]bool{},
 		writeCount: map[string]int{}, contents: map[string]string{},
 		limits: p.limits, ctx: pctx, done: pctx.Done()}
 	w := &walker{p: p, src: src, state: st}
@@ -394,7 +394,10 @@ type state struct {
 	// names records assignments of one variable name to another, so taint
 	// follows x=y when y is tainted.
 	names map[string]string
-	arith []arithUse
+	// namerefs holds variables declared -n without a value: their next
+	// assignment names the variable they refer to.
+	namerefs map[string]bool
+	arith    []arithUse
 	// written holds the base names of files that segments walked so far
 	// may write.
 	written map[string]bool

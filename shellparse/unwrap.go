@@ -703,6 +703,14 @@ func (w *walker) git(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scan
 	if sub.Dynamic {
 		return // the subcommand is unknown: Path is cut there
 	}
+	// ext::CMD ARGS is a remote whose transport is a local command (git
+	// runs it where protocol.ext.allow lets it): % escapes a space.
+	for _, wd := range words[i+1:] {
+		if cmd, ok := strings.CutPrefix(wd.Value, "ext::"); ok && !wd.Dynamic {
+			cmd = strings.NewReplacer("% ", " ", "%%", "%", "%s", "git-upload-pack", "%S", "git-upload-pack", "%G", "").Replace(cmd)
+			w.scriptWord(Word{Value: cmd}, seg, "git "+sub.Value+" ext::", c, false)
+		}
+	}
 	if alias, ok := aliases[strings.ToLower(sub.Value)]; ok {
 		seg.Wrapper = true
 		seg.Transparent = true

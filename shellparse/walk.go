@@ -240,6 +240,9 @@ func (w *walker) decl(d *syntax.DeclClause, c *ctx) {
 				if integer {
 					w.arith = append(w.arith, arithUse{name: a.Name.Value, owner: fixed(seg), code: FindArithInjection})
 				}
+				if nameref {
+					w.namerefs[a.Name.Value] = true
+				}
 			}
 			continue
 		}
@@ -280,6 +283,11 @@ func (w *walker) assign(a *syntax.Assign, seg *Segment, c *ctx, owner ownerFn) {
 	case a.Value != nil:
 		v = w.literal(a.Value)
 		w.wordParts(a.Value.Parts, c, owner)
+		if w.namerefs[name] {
+			// declare -n r; r=VALUE: VALUE names the variable r refers to,
+			// and a subscript in it is evaluated whenever r is used.
+			w.varName(v, seg, "the reference "+name)
+		}
 	}
 	if a.Index != nil {
 		w.arithm(a.Index, c.with("arith"), owner)

@@ -46,6 +46,9 @@ func (ids *identities) load() {
 	}
 }
 
+// any reports whether there are programs to recognise.
+func (ids *identities) any() bool { return ids != nil && len(ids.names) > 0 }
+
 // identify returns the name of the known program at path (the same file or
 // a copy of it), or "".
 func (ids *identities) identify(path string) string {

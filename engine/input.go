@@ -7,7 +7,9 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -786,7 +788,11 @@ func (e *Engine) segmentDir(cwd string, seg *shellparse.Segment) (string, bool) 
 // identified. A program file that does not exist and that nothing in the
 // command can create fails to run, like one removed after the decision.
 func (e *Engine) programFacts(in *Input, seg *SegmentInput, written map[string]bool, created bool) {
-	if seg.ProgramPath == "" || seg.Program == "" {
+	if seg.Program == "" {
+		return
+	}
+	if seg.ProgramPath == "" {
+		e.pathIdentity(seg)
 		return
 	}
 	base, known := e.segmentDir(in.Cwd, seg.Segment)
@@ -809,6 +815,27 @@ func (e *Engine) programFacts(in *Input, seg *SegmentInput, written map[string]b
 	}
 	if name := e.ids.identify(info.Resolved); name != "" && name != seg.Program {
 		seg.Identity = name
+	}
+}
+
+// pathIdentity identifies a bare command name the catalogue does not
+// describe by the file PATH finds for it: python3.11 is the file python3
+// links to, so an exclude of python3 judges it too. Names the catalogue
+// describes or lists are the programs they say; resolving them would cost
+// every decision a PATH search.
+func (e *Engine) pathIdentity(seg *SegmentInput) {
+	if seg.FunctionCall || !e.ids.any() || e.cat == nil || e.cat.Programs[seg.Program] != nil ||
+		slices.Contains(e.cat.DataOperands, seg.Program) || slices.Contains(e.cat.Readers, seg.Program) {
+		return
+	}
+	p, err := exec.LookPath(seg.Program)
+	if err != nil {
+		return
+	}
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		if name := e.ids.identify(r); name != "" && name != seg.Program {
+			seg.Identity = name
+		}
 	}
 }
 

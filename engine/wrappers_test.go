@@ -117,3 +117,39 @@ func (tc attack) check(t *testing.T) {
 		t.Errorf("run by bash, the command did not delete victim.txt (%s): the case tests nothing", out)
 	}
 }
+
+// TestPathIdentity: a bare name the catalogue does not describe, whose file
+// on PATH is an excluded program under another name (a link, a copy, a
+// versioned name such as python3.11), is judged as that program; real bash
+// runs it and deletes the victim.
+func TestPathIdentity(t *testing.T) {
+	rm, err := exec.LookPath("rm")
+	if err != nil {
+		t.Skip("SKIPPED: rm is not on PATH")
+	}
+	bin := t.TempDir()
+	data, err := os.ReadFile(rm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(bin, "zap"), data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(rm, filepath.Join(bin, "erase")); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	for _, tc := range []attack{
+		{command: "zap victim.txt", tool: "zap"},
+		{command: "erase -f victim.txt", tool: "erase"},
+		{command: "rm.exe victim.txt"},
+	} {
+		t.Run(tc.command, func(t *testing.T) { tc.check(t) })
+	}
+	e := newTestEngine(t, exclude("run_shell_command(rm)"))
+	for _, c := range []string{"ls", "zapper x", "python3 --version"} {
+		if d, err := e.Decide(context.Background(), shellCall(c)); err != nil || d.Decision != Allow {
+			t.Errorf("%s: %+v %v, want allow", c, d, err)
+		}
+	}
+}

@@ -30,6 +30,20 @@ func TestSegmentsWrapperGetopt(t *testing.T) {
 	})
 }
 
+// Names that are another program: a versioned or flavoured name is also
+// read as its stem, git's dashed programs as git's subcommands.
+func TestSegmentsProgramNames(t *testing.T) {
+	runRows(t, []row{
+		r("mkfs.ext4 /dev/x", seg("mkfs.ext4", "mkfs.ext4", "/dev/x").path("mkfs.ext4", "/dev/x").alt([]string{"mkfs", "/dev/x"})),
+		// -c may take x as its value: both readings, each under both names
+		r("python3.11 -c x", seg("python3.11", "python3.11", "-c", "x").path("python3.11", "x").alt([]string{"python3.11"}, []string{"python3", "x"}, []string{"python3"})),
+		r("git-push origin", seg("git-push", "git-push", "origin").path("git-push", "origin").alt([]string{"git", "push", "origin"})),
+		// a leading dot or a one-letter stem names no program
+		r(".hidden x", seg(".hidden", ".hidden", "x").path(".hidden", "x")),
+		r("a.b x", seg("a.b", "a.b", "x").path("a.b", "x")),
+	})
+}
+
 // Bash internals gate does not model, named by allowlist.
 func TestSegmentsBashInternals(t *testing.T) {
 	runRows(t, []row{

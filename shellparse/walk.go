@@ -908,6 +908,14 @@ func (w *walker) views(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *sc
 			seg.AltPaths = append(seg.AltPaths, v.path)
 		}
 	}
+	// A name with a dot is also read as the part before it: the versioned
+	// and flavoured names of a program (python3.11, mkfs.ext4, vim.tiny,
+	// pip3.12) are that program.
+	if stem, _, ok := strings.Cut(seg.Program, "."); ok && len(stem) > 1 && len(stem) < len(seg.Program)-1 {
+		for _, p := range append([][]string{seg.Path}, seg.AltPaths...) {
+			seg.AltPaths = append(seg.AltPaths, append([]string{stem}, p[1:]...))
+		}
+	}
 	// git's dashed programs (git-push, /usr/lib/git-core/git-push) are its
 	// subcommands: git-push ORIGIN is read as git push ORIGIN too.
 	if sub, ok := strings.CutPrefix(seg.Program, "git-"); ok && sub != "" {

@@ -1129,13 +1129,12 @@ func (w *walker) maybeRuns(seg *Segment, words []wordInfo) {
 		}
 	}
 	lines := func(text string) {
-		for _, line := range strings.FieldsFunc(text, func(r rune) bool { return strings.ContainsRune(";&|\n()`", r) }) {
+		// separators of commands, and quotes: code in another language
+		// names commands in its strings ((system "rm v"), os.execute('rm v'))
+		for _, line := range strings.FieldsFunc(text, func(r rune) bool { return strings.ContainsRune(";&|\n()`{}'\"", r) }) {
 			var cw []wordInfo
 			for _, f := range strings.Fields(line) {
-				f = strings.Trim(f, "'\"")
-				if f != "" {
-					cw = append(cw, wordInfo{Word: Word{Value: f}, raw: f})
-				}
+				cw = append(cw, wordInfo{Word: Word{Value: f}, raw: f})
 			}
 			add(cw)
 		}

@@ -160,3 +160,42 @@ func TestPathIdentity(t *testing.T) {
 		}
 	}
 }
+
+// TestArchivePlantsHook: an archive the command makes, then extracts into
+// .git, writes names gate cannot see statically (a hook): the decision must
+// not be allow, and real bash and tar do plant the hook.
+func TestArchivePlantsHook(t *testing.T) {
+	for _, command := range []string{
+		"mkdir -p t/hooks && printf '#!/bin/sh\\n' > t/hooks/post-checkout && tar -C t -cf x.tar hooks && tar -xf x.tar -C .git",
+		"mkdir -p t/hooks && printf '#!/bin/sh\\n' > t/hooks/post-checkout && cd t && zip -qr ../x.zip hooks && cd .. && unzip -qo x.zip -d .git",
+	} {
+		t.Run(command, func(t *testing.T) {
+			e := newTestEngine(t, exclude("run_shell_command(rm)"))
+			root := e.resolver.Root()
+			if err := os.MkdirAll(filepath.Join(root, ".git"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			d, err := e.Decide(context.Background(), shellCall(command))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Decision == Allow || d.Reasons[0].Code != "path_unknown" {
+				t.Errorf("decision %+v, want path_unknown", d)
+			}
+			for _, tool := range []string{"tar", "zip", "unzip"} {
+				if _, err := exec.LookPath(tool); err != nil {
+					t.Skipf("SKIPPED the real run (the decision was checked): %s is not installed", tool)
+				}
+			}
+			run := exec.Command("bash", "-c", command)
+			run.Dir = root
+			if out, err := run.CombinedOutput(); err != nil {
+				t.Fatalf("bash: %v: %s", err, out)
+			}
+			planted := filepath.Join(root, ".git", "hooks", "post-checkout")
+			if _, err := os.Stat(planted); err != nil {
+				t.Errorf("run by bash, the command did not write %s: the case tests nothing", planted)
+			}
+		})
+	}
+}

@@ -52,6 +52,11 @@ type Catalogue struct {
 	// segments get no MaybeRuns. Any other program the catalogue does not
 	// describe may be a wrapper.
 	DataOperands []string `json:"data_operands"`
+	// Extractors lists programs that write files named inside a file they
+	// read (tar x, unzip, cpio -i, patch): reading one that the same command
+	// writes first, its writes are only known at run time (a .git/hooks/
+	// member planted by the command itself).
+	Extractors []string `json:"extractors"`
 	// SubcommandWrappers maps programs outside Programs to the subcommands
 	// after which their operands may be a command (docker run IMAGE CMD):
 	// their MaybeRuns start after the first of these words, and there are

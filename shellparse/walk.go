@@ -505,6 +505,9 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 	}
 	w.recordContent(seg, words, stdinLit)
 	defer w.recordWrites(seg, spec)
+	if !seg.FunctionCall && contains(w.p.cat.Extractors, seg.Program) {
+		w.extracts(seg, words)
+	}
 	if !seg.FunctionCall && seg.ProgramPath == "" {
 		switch seg.Program {
 		case "set":
@@ -675,6 +678,17 @@ func (w *walker) recordWrites(seg *Segment, spec *ProgramSpec) {
 	if spec == nil && seg.Program != "" && !contains(w.p.cat.Readers, seg.Program) && len(seg.Path) > 1 {
 		for _, p := range seg.Path[1:] {
 			w.noteWritten(p)
+		}
+	}
+	if contains(w.p.cat.Extractors, seg.Program) {
+		// tar cf x.tar, zip x.zip: an archiver writes files its arguments name
+		for _, a := range seg.Argv[1:] {
+			if _, v, ok := strings.Cut(a, "="); ok && isOption(a) {
+				a = v
+			}
+			if !isOption(a) {
+				w.noteWritten(a)
+			}
 		}
 	}
 }
@@ -1173,6 +1187,32 @@ func (w *walker) maybeRuns(seg *Segment, words []wordInfo) {
 			}
 			first := wordInfo{Word: Word{Value: v}, raw: v}
 			add(append([]wordInfo{first}, words[i+1:]...))
+		}
+	}
+}
+
+// extracts marks the writes of an extractor unknown when a file it may read
+// (an argument, or a file redirected to its input) is written earlier in the
+// same command: the names inside it are only known at run time.
+func (w *walker) extracts(seg *Segment, words []wordInfo) {
+	var read []string
+	for _, wd := range words[1:] {
+		if !wd.Dynamic {
+			read = append(read, wd.Value)
+			if _, v, ok := strings.Cut(wd.Value, "="); ok && isOption(wd.Value) {
+				read = append(read, v) // --file=x.tar
+			}
+		}
+	}
+	for _, r := range seg.Redirects {
+		if !r.Write && !r.Dynamic && (r.Op == "<" || r.Op == "<>") {
+			read = append(read, r.Target)
+		}
+	}
+	for _, f := range read {
+		if w.wasWritten(f) {
+			seg.Writes = append(seg.Writes, Word{Value: "the files inside " + f, Dynamic: true})
+			return
 		}
 	}
 }

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -45,28 +44,16 @@ func TestMissingProgram(t *testing.T) {
 		{"cd out 2>/dev/null; bash s victim.txt", false},
 	} {
 		t.Run(tc.command, func(t *testing.T) {
-			e := newTestEngine(t, exclude("run_shell_command(rm)"))
-			root := e.resolver.Root()
-			setup := exec.Command("bash", "-c", `set -e; mkdir src d; cp "$1" src/x; cp "$1" d/x; cp "$(command -v cp)" d/c; printf 'rm "$1"\n' > src/s; tar cf t.tar -C src x s; rm -r src; echo v > victim.txt`, "bash", rm)
-			setup.Dir = root
-			if out, err := setup.CombinedOutput(); err != nil {
-				t.Fatalf("setup: %v %s", err, out)
-			}
-			d, err := e.Decide(context.Background(), shellCall(tc.command))
-			if err != nil {
-				t.Fatal(err)
-			}
+			r := newRealBash(t, `mkdir src d; cp "$1" src/x; cp "$1" d/x; cp "$(command -v cp)" d/c; printf 'rm "$1"\n' > src/s; tar cf t.tar -C src x s; rm -r src; echo v > victim.txt`, rm)
+			d := r.decide(tc.command)
 			if tc.deny && (d.Decision != Deny || !hasCode(d, CodeCommandUnprovable)) {
 				t.Errorf("decision %+v, want command_unprovable", d)
 			}
 			if !tc.deny && d.Decision != Allow {
 				t.Errorf("decision %+v, want allow", d)
 			}
-			run := exec.Command("bash", "-c", tc.command)
-			run.Dir = root
-			_ = run.Run()
-			_, err = os.Stat(filepath.Join(root, "victim.txt"))
-			if deleted := os.IsNotExist(err); deleted != tc.deny {
+			r.run(tc.command)
+			if deleted := !r.exists("victim.txt"); deleted != tc.deny {
 				t.Errorf("victim.txt deleted: %v, want %v", deleted, tc.deny)
 			}
 		})
@@ -110,28 +97,16 @@ func TestInlineImports(t *testing.T) {
 		{"echo '{\"a\": 1}' | python3 -c 'import json, sys; print(json.load(sys.stdin)[\"a\"])'", false, ""},
 	} {
 		t.Run(tc.command, func(t *testing.T) {
-			e := newTestEngine(t, exclude("run_shell_command(rm)"))
-			root := e.resolver.Root()
-			setup := exec.Command("bash", "-c", `set -e; mkdir src; printf '%s\n' "$1" > src/json.py; tar cf t.tar -C src json.py; rm -r src; echo v > victim.txt; `+tc.pre, "bash", plant)
-			setup.Dir = root
-			if out, err := setup.CombinedOutput(); err != nil {
-				t.Fatalf("setup: %v %s", err, out)
-			}
-			d, err := e.Decide(context.Background(), shellCall(tc.command))
-			if err != nil {
-				t.Fatal(err)
-			}
+			r := newRealBash(t, `mkdir src; printf '%s\n' "$1" > src/json.py; tar cf t.tar -C src json.py; rm -r src; echo v > victim.txt; `+tc.pre, plant)
+			d := r.decide(tc.command)
 			if tc.deny && (d.Decision != Deny || !hasCode(d, CodeCommandUnprovable)) {
 				t.Errorf("decision %+v, want command_unprovable", d)
 			}
 			if !tc.deny && d.Decision != Allow {
 				t.Errorf("decision %+v, want allow", d)
 			}
-			run := exec.Command("bash", "-c", tc.command)
-			run.Dir = root
-			_ = run.Run()
-			_, err = os.Stat(filepath.Join(root, "victim.txt"))
-			if deleted := os.IsNotExist(err); deleted != tc.deny {
+			r.run(tc.command)
+			if deleted := !r.exists("victim.txt"); deleted != tc.deny {
 				t.Errorf("victim.txt deleted: %v, want %v", deleted, tc.deny)
 			}
 		})
@@ -179,25 +154,13 @@ func TestWrittenScript(t *testing.T) {
 		{"cat <<'EOF' > ro.sh\necho hi\nEOF\n./ro.sh victim.txt", map[bool]string{true: Allow, false: Deny}[os.Geteuid() == 0], map[bool]Code{true: "", false: CodeCommandUnprovable}[os.Geteuid() == 0], os.Geteuid() != 0},
 	} {
 		t.Run(tc.command, func(t *testing.T) {
-			e := newTestEngine(t, exclude("run_shell_command(rm)"))
-			root := e.resolver.Root()
-			setup := exec.Command("bash", "-c", `set -e; mkdir src d; printf 'rm victim.txt\n' > src/x.sh; tar cf t.tar -C src x.sh; rm -r src; echo v > victim.txt; echo 'echo old' > old.sh; cp "$(command -v rm)" d/x; chmod 555 d/x; ln -s d/x link.sh; cp d/x ro.sh; chmod 555 ro.sh`)
-			setup.Dir = root
-			if out, err := setup.CombinedOutput(); err != nil {
-				t.Fatalf("setup: %v %s", err, out)
-			}
-			d, err := e.Decide(context.Background(), shellCall(tc.command))
-			if err != nil {
-				t.Fatal(err)
-			}
+			r := newRealBash(t, `mkdir src d; printf 'rm victim.txt\n' > src/x.sh; tar cf t.tar -C src x.sh; rm -r src; echo v > victim.txt; echo 'echo old' > old.sh; cp "$(command -v rm)" d/x; chmod 555 d/x; ln -s d/x link.sh; cp d/x ro.sh; chmod 555 ro.sh`)
+			d := r.decide(tc.command)
 			if d.Decision != tc.want || tc.code != "" && !hasCode(d, tc.code) {
 				t.Errorf("decision %+v, want %s %s", d, tc.want, tc.code)
 			}
-			run := exec.Command("bash", "-c", tc.command)
-			run.Dir = root
-			_ = run.Run()
-			_, err = os.Stat(filepath.Join(root, "victim.txt"))
-			if deleted := os.IsNotExist(err); deleted != tc.harm {
+			r.run(tc.command)
+			if deleted := !r.exists("victim.txt"); deleted != tc.harm {
 				t.Errorf("victim.txt deleted: %v, want %v", deleted, tc.harm)
 			}
 		})
@@ -226,25 +189,12 @@ func TestGitCleanDryRun(t *testing.T) {
 		{"git clean -f -- -n .", Ask, true},
 	} {
 		t.Run(tc.command, func(t *testing.T) {
-			e := newTestEngine(t, exclude("run_shell_command(rm)"))
-			root := e.resolver.Root()
-			setup := exec.Command("bash", "-c", "git init -q . && echo v > victim.txt")
-			setup.Dir = root
-			if out, err := setup.CombinedOutput(); err != nil {
-				t.Fatalf("setup: %v %s", err, out)
-			}
-			d, err := e.Decide(context.Background(), shellCall(tc.command))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if d.Decision != tc.want {
+			r := newRealBash(t, "git init -q . && echo v > victim.txt")
+			if d := r.decide(tc.command); d.Decision != tc.want {
 				t.Errorf("decision %+v, want %s", d, tc.want)
 			}
-			run := exec.Command("bash", "-c", tc.command)
-			run.Dir = root
-			_ = run.Run()
-			_, err = os.Stat(filepath.Join(root, "victim.txt"))
-			if removed := os.IsNotExist(err); removed != tc.harm {
+			r.run(tc.command)
+			if removed := !r.exists("victim.txt"); removed != tc.harm {
 				t.Errorf("victim.txt removed: %v, want %v", removed, tc.harm)
 			}
 		})
@@ -273,29 +223,17 @@ func TestGitConfigReads(t *testing.T) {
 		{"git config --local core.pager 'touch ran'", Ask, true},
 	} {
 		t.Run(tc.command, func(t *testing.T) {
-			e := newTestEngine(t, exclude("run_shell_command(rm)"))
-			root := e.resolver.Root()
-			setup := exec.Command("git", "init", "-q", ".")
-			setup.Dir = root
-			if out, err := setup.CombinedOutput(); err != nil {
-				t.Fatalf("setup: %v %s", err, out)
-			}
-			before, err := os.ReadFile(filepath.Join(root, ".git", "config"))
+			r := newRealBash(t, "git init -q .")
+			config := filepath.Join(r.root, ".git", "config")
+			before, err := os.ReadFile(config)
 			if err != nil {
 				t.Fatal(err)
 			}
-			d, err := e.Decide(context.Background(), shellCall(tc.command))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if d.Decision != tc.want {
+			if d := r.decide(tc.command); d.Decision != tc.want {
 				t.Errorf("decision %+v, want %s", d, tc.want)
 			}
-			run := exec.Command("bash", "-c", tc.command)
-			run.Dir = root
-			run.Env = append(os.Environ(), "HOME="+t.TempDir(), "GIT_CONFIG_NOSYSTEM=1")
-			_ = run.Run()
-			after, err := os.ReadFile(filepath.Join(root, ".git", "config"))
+			r.run(tc.command, "HOME="+t.TempDir(), "GIT_CONFIG_NOSYSTEM=1")
+			after, err := os.ReadFile(config)
 			if err != nil {
 				t.Fatal(err)
 			}

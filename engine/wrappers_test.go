@@ -92,22 +92,8 @@ type attack struct {
 
 func (tc attack) check(t *testing.T) {
 	t.Helper()
-	e := newTestEngine(t, exclude("run_shell_command(rm)"))
-	root := e.resolver.Root()
-	victim := filepath.Join(root, "victim.txt")
-	if err := os.WriteFile(victim, []byte("v"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if tc.script != "" {
-		if err := os.WriteFile(filepath.Join(root, "mywrap"), []byte(tc.script), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	d, err := e.Decide(context.Background(), shellCall(tc.command))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d.Decision != Deny {
+	r := newRealBash(t, `echo v > victim.txt; if [ -n "$1" ]; then printf '%s' "$1" > mywrap; chmod 755 mywrap; fi`, tc.script)
+	if d := r.decide(tc.command); d.Decision != Deny {
 		t.Errorf("decision %+v, want deny", d)
 	}
 	if tc.tool == "" {
@@ -116,11 +102,8 @@ func (tc attack) check(t *testing.T) {
 	if _, err := exec.LookPath(tc.tool); err != nil {
 		t.Skipf("SKIPPED the real run (the decision was checked): %s is not installed", tc.tool)
 	}
-	run := exec.Command("bash", "-c", tc.command)
-	run.Dir = root
-	run.Env = append(os.Environ(), "HOME="+t.TempDir()) // ssh writes known_hosts there
-	out, _ := run.CombinedOutput()
-	if _, err := os.Stat(victim); !os.IsNotExist(err) {
+	out := r.run(tc.command, "HOME="+t.TempDir()) // ssh writes known_hosts there
+	if r.exists("victim.txt") {
 		t.Errorf("run by bash, the command did not delete victim.txt (%s): the case tests nothing", out)
 	}
 }
@@ -170,16 +153,8 @@ func TestArchivePlantsHook(t *testing.T) {
 		"mkdir -p t/hooks && printf '#!/bin/sh\\n' > t/hooks/post-checkout && cd t && zip -qr ../x.zip hooks && cd .. && unzip -qo x.zip -d .git",
 	} {
 		t.Run(command, func(t *testing.T) {
-			e := newTestEngine(t, exclude("run_shell_command(rm)"))
-			root := e.resolver.Root()
-			if err := os.MkdirAll(filepath.Join(root, ".git"), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			d, err := e.Decide(context.Background(), shellCall(command))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if d.Decision == Allow || d.Reasons[0].Code != "path_unknown" {
+			r := newRealBash(t, "mkdir .git")
+			if d := r.decide(command); d.Decision == Allow || d.Reasons[0].Code != "path_unknown" {
 				t.Errorf("decision %+v, want path_unknown", d)
 			}
 			for _, tool := range []string{"tar", "zip", "unzip"} {
@@ -187,14 +162,8 @@ func TestArchivePlantsHook(t *testing.T) {
 					t.Skipf("SKIPPED the real run (the decision was checked): %s is not installed", tool)
 				}
 			}
-			run := exec.Command("bash", "-c", command)
-			run.Dir = root
-			if out, err := run.CombinedOutput(); err != nil {
-				t.Fatalf("bash: %v: %s", err, out)
-			}
-			planted := filepath.Join(root, ".git", "hooks", "post-checkout")
-			if _, err := os.Stat(planted); err != nil {
-				t.Errorf("run by bash, the command did not write %s: the case tests nothing", planted)
+			if out := r.run(command); !r.exists(".git/hooks/post-checkout") {
+				t.Errorf("run by bash, the command did not plant .git/hooks/post-checkout (%s): the case tests nothing", out)
 			}
 		})
 	}

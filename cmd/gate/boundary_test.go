@@ -15,7 +15,6 @@ import (
 	"regexp"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -72,20 +71,7 @@ func startServe(t *testing.T, args ...string) *liveServe {
 	}
 	cmd.Env = append(cmd.Env, "XDG_STATE_HOME="+state, "HOME="+state)
 	cmd.Stderr = s.stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan struct{})
-	go func() { cmd.Wait(); close(exited) }()
-	t.Cleanup(func() {
-		cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-exited:
-		case <-time.After(30 * time.Second):
-			cmd.Process.Kill()
-			<-exited
-		}
-	})
+	exited := startStopped(t, cmd, nil)
 	if s.url != "" {
 		for i := 0; ; i++ {
 			if resp, err := http.Get(s.url + "/readyz"); err == nil {

@@ -239,6 +239,17 @@ func startHookServer(t *testing.T, gateBin string, env, args []string) {
 	cmd.Env = env
 	stderr := &syncBuffer{}
 	cmd.Stderr = stderr
+	startStopped(t, cmd, func() {
+		if t.Failed() {
+			t.Logf("gate %s:\n%s", strings.Join(args, " "), stderr)
+		}
+	})
+}
+
+// startStopped starts cmd and stops it when the test ends (SIGTERM, and
+// SIGKILL after 30 s), then calls after. The channel closes when cmd exits.
+func startStopped(t *testing.T, cmd *exec.Cmd, after func()) <-chan struct{} {
+	t.Helper()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -252,10 +263,11 @@ func startHookServer(t *testing.T, gateBin string, env, args []string) {
 			cmd.Process.Kill()
 			<-exited
 		}
-		if t.Failed() {
-			t.Logf("gate %s:\n%s", strings.Join(args, " "), stderr)
+		if after != nil {
+			after()
 		}
 	})
+	return exited
 }
 
 // waitHookServers waits until n servers have published their identity.

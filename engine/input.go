@@ -924,11 +924,16 @@ const maxFloatingDepth = 32
 // (".git/hooks/", ".git/hooks/pre-commit").
 func (e *Engine) pathKeys(info fstools.PathInfo) []string {
 	set := map[string]bool{}
+	// A path written with a trailing slash is a directory even before it
+	// exists (rsync -a x/ .git/hooks/ creates it and writes into it).
+	if strings.HasSuffix(info.Raw, "/") {
+		info.Dir = true
+	}
 	for _, p := range []string{info.Resolved, info.Path} {
 		if p == "" {
 			continue
 		}
-		anchored(set, "", p, info.Dir && p == info.Resolved)
+		anchored(set, "", p, info.Dir && (p == info.Resolved || !info.Exists))
 		if e.home != "" {
 			if rel, ok := fstools.Within(e.home, p); ok && rel != "." {
 				anchored(set, "~/", rel, info.Dir)

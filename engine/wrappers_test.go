@@ -144,25 +144,32 @@ func TestPathIdentity(t *testing.T) {
 	}
 }
 
-// TestArchivePlantsHook: an archive the command makes, then extracts into
-// .git, writes names gate cannot see statically (a hook): the decision must
-// not be allow, and real bash and tar do plant the hook.
-func TestArchivePlantsHook(t *testing.T) {
-	for _, command := range []string{
-		"mkdir -p t/hooks && printf '#!/bin/sh\\n' > t/hooks/post-checkout && tar -C t -cf x.tar hooks && tar -xf x.tar -C .git",
-		"mkdir -p t/hooks && printf '#!/bin/sh\\n' > t/hooks/post-checkout && cd t && zip -qr ../x.zip hooks && cd .. && unzip -qo x.zip -d .git",
+// TestPlantsHook: commands that plant a hook where gate cannot see its name
+// statically (an archive the command makes, then extracts into .git), or
+// into a hooks directory that does not exist yet (rsync into .git/hooks/),
+// are not allowed; real bash, tar, zip and rsync do plant the hook.
+func TestPlantsHook(t *testing.T) {
+	for _, tc := range []struct {
+		command string
+		code    Code
+		tools   []string
+	}{
+		{"mkdir -p t/hooks && printf '#!/bin/sh\\n' > t/hooks/post-checkout && tar -C t -cf x.tar hooks && tar -xf x.tar -C .git", CodePathUnknown, []string{"tar"}},
+		{"mkdir -p t/hooks && printf '#!/bin/sh\\n' > t/hooks/post-checkout && cd t && zip -qr ../x.zip hooks && cd .. && unzip -qo x.zip -d .git", CodePathUnknown, []string{"zip", "unzip"}},
+		{"mkdir -p t && printf '#!/bin/sh\\n' > t/post-checkout && rsync -a t/ .git/hooks/", CodePathProtected, []string{"rsync"}},
+		{"mkdir -p .git/hooks && printf '#!/bin/sh\\n' | sponge .git/hooks/post-checkout", CodePathProtected, []string{"sponge"}},
 	} {
-		t.Run(command, func(t *testing.T) {
+		t.Run(tc.command, func(t *testing.T) {
 			r := newRealBash(t, "mkdir .git")
-			if d := r.decide(command); d.Decision == Allow || d.Reasons[0].Code != "path_unknown" {
-				t.Errorf("decision %+v, want path_unknown", d)
+			if d := r.decide(tc.command); d.Decision == Allow || !hasCode(d, tc.code) {
+				t.Errorf("decision %+v, want %s", d, tc.code)
 			}
-			for _, tool := range []string{"tar", "zip", "unzip"} {
+			for _, tool := range tc.tools {
 				if _, err := exec.LookPath(tool); err != nil {
 					t.Skipf("SKIPPED the real run (the decision was checked): %s is not installed", tool)
 				}
 			}
-			if out := r.run(command); !r.exists(".git/hooks/post-checkout") {
+			if out := r.run(tc.command); !r.exists(".git/hooks/post-checkout") {
 				t.Errorf("run by bash, the command did not plant .git/hooks/post-checkout (%s): the case tests nothing", out)
 			}
 		})

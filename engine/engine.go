@@ -104,6 +104,9 @@ type Engine struct {
 	ids      *identities
 	home     string
 	secrets  []secretPath // data.gate.paths.secret and Options.Secret, absolute
+	// denyKeys are the path keys no command may write: data.gate.paths.deny
+	// and Options.Protected (see protectedArgs).
+	denyKeys map[string]bool
 	layers   []string
 	timeout  time.Duration
 	policies *Policies
@@ -364,6 +367,10 @@ func NewWithPolicies(ctx context.Context, opts Options, pol *Policies) (*Engine,
 	if err := pol.decode([]string{"gate", "paths", "secret"}, &dataSecret); err != nil {
 		return nil, err
 	}
+	dataDeny := map[string]string{}
+	if err := pol.decode([]string{"gate", "paths", "deny"}, &dataDeny); err != nil {
+		return nil, err
+	}
 	idx := buildIndex(opts.Settings, parser, aliases, eq, protected)
 	idx.Secret = secret
 	if idx.key, err = settingsKey(idx); err != nil {
@@ -384,6 +391,7 @@ func NewWithPolicies(ctx context.Context, opts Options, pol *Policies) (*Engine,
 		ids:      newIdentities(excludedPrograms(idx)),
 		home:     home,
 		secrets:  secretPaths(secret, dataSecret, home),
+		denyKeys: unionKeys(protected, dataDeny),
 		layers:   slices.Clone(opts.Layers),
 		timeout:  opts.EvalTimeout,
 		policies: pol,

@@ -350,6 +350,7 @@ func (e *Engine) shellInput(ctx context.Context, in *Input, args map[string]any)
 			add(w, "argument")
 		}
 		e.secretReads(in, seg, base, known)
+		e.protectedArgs(in, seg, base, known, written)
 	}
 	created := e.createScope(in.Cwd, sh.Segments)
 	writtenBefore := writeScope(sh.Segments, e.cat)

@@ -145,22 +145,32 @@ func TestPathIdentity(t *testing.T) {
 }
 
 // TestPlantsHook: commands that plant a hook where gate cannot see its name
-// statically (an archive the command makes, then extracts into .git), or
-// into a hooks directory that does not exist yet (rsync into .git/hooks/),
-// are not allowed; real bash, tar, zip and rsync do plant the hook.
+// statically (an archive the command makes, then extracts into .git; any
+// extraction into .git), into a hooks directory that does not exist yet
+// (rsync into .git/hooks/), or as the output of a program the catalogue
+// does not describe as writing (cc -o) are not allowed; real bash, tar,
+// zip, rsync, sponge and cc do plant the hook.
 func TestPlantsHook(t *testing.T) {
 	for _, tc := range []struct {
 		command string
 		code    Code
 		tools   []string
+		setup   string
 	}{
-		{"mkdir -p t/hooks && printf '#!/bin/sh\\n' > t/hooks/post-checkout && tar -C t -cf x.tar hooks && tar -xf x.tar -C .git", CodePathUnknown, []string{"tar"}},
-		{"mkdir -p t/hooks && printf '#!/bin/sh\\n' > t/hooks/post-checkout && cd t && zip -qr ../x.zip hooks && cd .. && unzip -qo x.zip -d .git", CodePathUnknown, []string{"zip", "unzip"}},
-		{"mkdir -p t && printf '#!/bin/sh\\n' > t/post-checkout && rsync -a t/ .git/hooks/", CodePathProtected, []string{"rsync"}},
-		{"mkdir -p .git/hooks && printf '#!/bin/sh\\n' | sponge .git/hooks/post-checkout", CodePathProtected, []string{"sponge"}},
+		{"printf 'int main(void){return 0;}' > m.c && cc -o .git/hooks/post-checkout m.c", CodePathProtected, []string{"cc"}, "mkdir -p .git/hooks"},
+		{"printf 'int main(void){return 0;}' > m.c && cc m.c -o.git/hooks/post-checkout", CodePathProtected, []string{"cc"}, "mkdir -p .git/hooks"},
+		{"mkdir -p t/hooks && printf '#!/bin/sh\\n' > t/hooks/post-checkout && tar -C t -cf x.tar hooks && mv x.tar y.tar && tar -C .git -xf y.tar", CodePathUnknown, []string{"tar"}, "mkdir .git"},
+		{"mkdir -p t/hooks && printf '#!/bin/sh\\n' > t/hooks/post-checkout && tar -C t -cf x.tar hooks && tar -xf x.tar -C .git", CodePathUnknown, []string{"tar"}, ""},
+		{"mkdir -p t/hooks && printf '#!/bin/sh\\n' > t/hooks/post-checkout && cd t && zip -qr ../x.zip hooks && cd .. && unzip -qo x.zip -d .git", CodePathUnknown, []string{"zip", "unzip"}, ""},
+		{"mkdir -p t && printf '#!/bin/sh\\n' > t/post-checkout && rsync -a t/ .git/hooks/", CodePathProtected, []string{"rsync"}, ""},
+		{"mkdir -p .git/hooks && printf '#!/bin/sh\\n' | sponge .git/hooks/post-checkout", CodePathProtected, []string{"sponge"}, ""},
 	} {
 		t.Run(tc.command, func(t *testing.T) {
-			r := newRealBash(t, "mkdir .git")
+			setup := tc.setup
+			if setup == "" {
+				setup = "mkdir .git"
+			}
+			r := newRealBash(t, setup)
 			if d := r.decide(tc.command); d.Decision == Allow || !hasCode(d, tc.code) {
 				t.Errorf("decision %+v, want %s", d, tc.code)
 			}

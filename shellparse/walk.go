@@ -694,7 +694,7 @@ func (w *walker) recordWrites(seg *Segment, spec *ProgramSpec) {
 }
 
 func (w *walker) noteWritten(p string) {
-	if p == "" || p == "/dev/null" {
+	if p == "" || p == "/dev/null" || p == "-" {
 		return
 	}
 	base := path.Base(path.Clean(p))

@@ -1,6 +1,10 @@
 package shellparse
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
 
 // Table tests of the classes issue 15 makes unprovable or unwraps: one row
 // (at least) per class, with a benign neighbour that stays provable.
@@ -42,6 +46,36 @@ func TestSegmentsProgramNames(t *testing.T) {
 		r(".hidden x", seg(".hidden", ".hidden", "x").path(".hidden", "x")),
 		r("a.b x", seg("a.b", "a.b", "x").path("a.b", "x")),
 	})
+}
+
+// An undescribed program's arguments are read as commands it may run, up to
+// a bound; past it the program is unprovable (not silently cut short), and
+// words that name no program (numbers) do not count.
+func TestMaybeRunsBound(t *testing.T) {
+	p := testParser(t)
+	named := []string{"mytool"}
+	numbers := []string{"mytool"}
+	for i := 0; i < maxMaybeRuns+6; i++ {
+		named = append(named, fmt.Sprintf("w%d", i))
+		numbers = append(numbers, fmt.Sprint(i))
+	}
+	prog := p.Parse(strings.Join(append(named, "rm", "v"), " "))
+	if s := prog.Segments[0]; len(s.MaybeRuns) != maxMaybeRuns || !segHasFinding(s, FindDynamicWrapper) {
+		t.Errorf("%d arguments: %d maybe_runs, findings %v; want %d and %s", len(named), len(s.MaybeRuns), s.Findings, maxMaybeRuns, FindDynamicWrapper)
+	}
+	prog = p.Parse(strings.Join(numbers, " "))
+	if s := prog.Segments[0]; len(s.MaybeRuns) != 0 || len(s.Findings) != 0 {
+		t.Errorf("numbers: %d maybe_runs, findings %v; want none", len(s.MaybeRuns), s.Findings)
+	}
+}
+
+func segHasFinding(s *Segment, code string) bool {
+	for _, f := range s.Findings {
+		if f.Code == code {
+			return true
+		}
+	}
+	return false
 }
 
 // Bash internals gate does not model, named by allowlist.

@@ -3,7 +3,9 @@ package shellparse
 import (
 	"path"
 	"sort"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -716,8 +718,6 @@ func (w *walker) wasWritten(p string) bool {
 // maxWritten bounds the file names remembered as written by one command.
 const maxWritten = 4096
 
-// commandKey reports whether KEY of an option value KEY=TEXT names a command
-// to run (tar's exec=, ssh's ProxyCommand=).
 // configLine reads a configuration line given as an option's value
 // (ssh -o ProxyCommand=CMD, -o "LocalCommand CMD"): a key naming a command
 // has a shell command as value, a code key is unprovable, and a line not
@@ -743,6 +743,8 @@ func (w *walker) configLine(v Word, seg *Segment, spec *ProgramSpec, via string,
 	}
 }
 
+// commandKey reports whether KEY of an option value KEY=TEXT names a command
+// to run (tar's exec=, ssh's ProxyCommand=).
 func commandKey(key string) bool {
 	k := strings.ToLower(key)
 	return k == "exec" || strings.HasSuffix(k, "command")
@@ -1096,16 +1098,24 @@ const (
 // ("rm v", "cd d && rm v") is read as commands.
 func (w *walker) maybeRuns(seg *Segment, words []wordInfo) {
 	seen := map[string]bool{}
+	full := false
 	add := func(cwords []wordInfo) {
-		if len(cwords) == 0 || cwords[0].Dynamic || len(seg.MaybeRuns) >= maxMaybeRuns {
+		if len(cwords) == 0 || cwords[0].Dynamic {
+			return
+		}
+		if len(seg.MaybeRuns) >= maxMaybeRuns {
+			if !full {
+				full = true
+				seg.addFinding(FindDynamicWrapper, "gate does not know what "+seg.Program+" runs, and it is given more arguments than gate reads as commands it may run ("+strconv.Itoa(maxMaybeRuns)+")")
+			}
 			return
 		}
 		if len(cwords) > maxMaybeRunWords {
 			cwords = cwords[:maxMaybeRunWords]
 		}
 		name := path.Base(cwords[0].Value)
-		if name == "" || name == "." || name == "/" {
-			return
+		if !strings.ContainsFunc(name, unicode.IsLetter) {
+			return // 42, ., /, -: names no program
 		}
 		spec := w.p.cat.program(name)
 		tmp := &Segment{Program: name}
@@ -1113,7 +1123,13 @@ func (w *walker) maybeRuns(seg *Segment, words []wordInfo) {
 		first.Value = name
 		cw := append([]wordInfo{first}, cwords[1:]...)
 		w.views(tmp, cw, spec, scan(cw, spec))
-		for _, p := range append([][]string{tmp.Path}, tmp.AltPaths...) {
+		paths := [][]string{tmp.Path}
+		if spec != nil {
+			// a described program's other readings (git -C d push); an
+			// undescribed one's would only multiply the noise
+			paths = append(paths, tmp.AltPaths...)
+		}
+		for _, p := range paths {
 			k := strings.Join(p, "\x00")
 			if !seen[k] && len(seg.MaybeRuns) < maxMaybeRuns {
 				seen[k] = true

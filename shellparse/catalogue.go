@@ -273,6 +273,10 @@ type InlineCodeSpec struct {
 	// (awk's printf "%s|" pipes nothing), when the code holds no '/' or
 	// '#', where a regular expression or a comment could hold a quote.
 	StripStrings bool `json:"strip_strings,omitempty"`
+	// ModuleOptions are FileOptions whose value names a module (python -m
+	// pkg.mod): the files it is read from are pkg.py, pkg/__init__.py and
+	// pkg/__main__.py, unprovable when the command writes one first.
+	ModuleOptions []string `json:"module_options,omitempty"`
 	// Prover names a check of the code gate knows ("python": one-liners
 	// that only print, compute and read standard input, see python.go):
 	// code it proves inert is not a finding.

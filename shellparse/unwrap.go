@@ -513,6 +513,10 @@ func (w *walker) inlineCode(seg *Segment, words []wordInfo, spec *ProgramSpec, s
 	for _, o := range ic.FileOptions {
 		fileGiven = fileGiven || sc.hasOption(o)
 		for _, v := range sc.values[o] {
+			if contains(ic.ModuleOptions, o) && !v.Dynamic {
+				w.moduleFile(seg, v.Value, seg.Program+" "+o)
+				continue
+			}
 			w.programFile(seg, v, seg.Program+" "+o, c)
 		}
 	}
@@ -623,6 +627,19 @@ func (w *walker) programFile(seg *Segment, v Word, via string, c *ctx) {
 			}
 		}
 		seg.addFinding(FindInlineCode, via+" runs "+v.Value+", which this command writes first")
+	}
+}
+
+// moduleFile reports a module run by name (python3 -m pkg.mod) whose files
+// the same command writes first.
+func (w *walker) moduleFile(seg *Segment, module, via string) {
+	top, _, _ := strings.Cut(module, ".")
+	rel := strings.ReplaceAll(module, ".", "/")
+	for _, f := range []string{top + ".py", top + "/__init__.py", rel + ".py", rel + "/__main__.py", rel + "/__init__.py"} {
+		if w.wasWritten(f) {
+			seg.addFinding(FindInlineCode, via+" runs the module "+module+", which this command writes first ("+f+")")
+			return
+		}
 	}
 }
 

@@ -273,6 +273,11 @@ type InlineCodeSpec struct {
 	// (awk's printf "%s|" pipes nothing), when the code holds no '/' or
 	// '#', where a regular expression or a comment could hold a quote.
 	StripStrings bool `json:"strip_strings,omitempty"`
+	// FileOperand makes the first operand a program file (bun x.js), or the
+	// one after a subcommand of FileSubcommands (deno run x.ts): one the
+	// command writes first is unprovable.
+	FileOperand     bool     `json:"file_operand,omitempty"`
+	FileSubcommands []string `json:"file_subcommands,omitempty"`
 	// ModuleOptions are FileOptions whose value names a module (python -m
 	// pkg.mod): the files it is read from are pkg.py, pkg/__init__.py and
 	// pkg/__main__.py, unprovable when the command writes one first.

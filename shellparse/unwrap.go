@@ -549,6 +549,15 @@ func (w *walker) inlineCode(seg *Segment, words []wordInfo, spec *ProgramSpec, s
 	if ic.Stdin && !ic.Operand && len(ic.StdinCommands) == 0 && len(code) == 0 && !fileGiven && len(sc.operands) > 0 {
 		w.programFile(seg, words[sc.operands[0]].Word, seg.Program, c)
 	}
+	if ic.FileOperand && len(code) == 0 && !fileGiven && len(sc.operands) > 0 {
+		k := 0
+		if v := words[sc.operands[0]]; !v.Dynamic && contains(ic.FileSubcommands, v.Value) {
+			k = 1
+		}
+		if k < len(sc.operands) {
+			w.programFile(seg, words[sc.operands[k]].Word, seg.Program, c)
+		}
+	}
 	re := w.p.cat.inlineRe[seg.Program]
 	for _, v := range code {
 		if !v.Dynamic && ic.Prover == "python" {

@@ -521,6 +521,7 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 	if spec == nil {
 		if !seg.FunctionCall && seg.Program != "" && !contains(w.p.cat.DataOperands, seg.Program) {
 			w.maybeRuns(seg, words)
+			w.writtenCode(seg, words)
 		}
 		return
 	}
@@ -1228,6 +1229,38 @@ func (w *walker) extracts(seg *Segment, words []wordInfo) {
 	for _, f := range read {
 		if w.wasWritten(f) {
 			seg.Writes = append(seg.Writes, Word{Value: "the files inside " + f, Dynamic: true})
+			return
+		}
+	}
+}
+
+// codeExtensions name files of code: a program the catalogue does not
+// describe may run one it is given (bun x.js, deno run x.ts).
+var codeExtensions = map[string]bool{
+	".js": true, ".mjs": true, ".cjs": true, ".ts": true, ".mts": true, ".tsx": true, ".jsx": true,
+	".py": true, ".pyw": true, ".rb": true, ".pl": true, ".pm": true, ".php": true, ".lua": true,
+	".sh": true, ".bash": true, ".zsh": true, ".fish": true, ".ps1": true, ".r": true, ".jl": true,
+	".tcl": true, ".awk": true, ".sed": true, ".vim": true, ".el": true, ".scm": true, ".rkt": true,
+	".clj": true, ".ex": true, ".exs": true, ".erl": true, ".hs": true, ".ml": true, ".go": true,
+	".rs": true, ".c": true, ".cc": true, ".cpp": true, ".java": true, ".kt": true, ".kts": true,
+	".swift": true, ".groovy": true, ".scala": true, ".dart": true, ".nim": true, ".zig": true,
+	".wasm": true, ".so": true, ".jar": true,
+}
+
+// writtenCode reports a file of code that a program the catalogue does not
+// describe is given after the same command wrote it: the program may run
+// it, and its content is not what gate checked (bun x.js, deno run x.ts).
+func (w *walker) writtenCode(seg *Segment, words []wordInfo) {
+	for _, wd := range words[1:] {
+		v := wd.Value
+		if _, after, ok := strings.Cut(v, "="); ok && isOption(v) {
+			v = after
+		}
+		if wd.Dynamic || (isOption(v) && v == wd.Value) {
+			continue
+		}
+		if codeExtensions[strings.ToLower(path.Ext(v))] && w.wasWritten(v) {
+			seg.addFinding(FindScriptFile, seg.Program+" is given "+v+", code this command writes first: gate does not know whether it runs it")
 			return
 		}
 	}

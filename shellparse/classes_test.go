@@ -69,6 +69,26 @@ func TestMaybeRunsBound(t *testing.T) {
 	}
 }
 
+// Text given to an option for people (--body, --title, -m) is not a command
+// line; the same text given to another option, or as an operand, is.
+func TestMaybeRunsProse(t *testing.T) {
+	p := testParser(t)
+	for command, want := range map[string]bool{
+		"gh pr create --title 'rampart setup openclaw' --body 'rm -rf is bad'": false,
+		"gh pr create --body='rm -rf x'":                                       false,
+		"tmux new -d 'rm -rf x'":                                               true,
+		"mytool --cmd='rm -rf x'":                                              true,
+	} {
+		got := false
+		for _, r := range p.Parse(command).Segments[0].MaybeRuns {
+			got = got || len(r) > 0 && r[0] == "rm"
+		}
+		if got != want {
+			t.Errorf("%s: rm among maybe_runs %v, want %v", command, got, want)
+		}
+	}
+}
+
 func segHasFinding(s *Segment, code string) bool {
 	for _, f := range s.Findings {
 		if f.Code == code {

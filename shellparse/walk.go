@@ -1176,16 +1176,21 @@ func (w *walker) maybeRuns(seg *Segment, words []wordInfo) {
 			continue
 		}
 		text := wd.Value
+		prose := i > 1 && !words[i-1].Dynamic && proseOptions[words[i-1].Value]
 		if !isOption(text) {
-			if !strings.ContainsAny(text, " \t\n;&|") {
+			switch {
+			case !strings.ContainsAny(text, " \t\n;&|"):
 				add(words[i:]) // sshpass -p x ssh h rm v
-			} else {
+			case !prose:
 				lines(text) // tmux new -d "rm v"
 			}
 		}
 		// --cmd="rm v", -c'rm v', -o Hook::Pre-Invoke=CMD, --exec=rm v: the
 		// text after an "=" (or a short option's letter) may be a command
 		var values []string
+		if name, _, _ := strings.Cut(text, "="); isOption(text) && proseOptions[name] {
+			continue // --body="…rm v…" is text
+		}
 		if k := strings.Index(text, "="); k >= 0 {
 			values = append(values, text[k+1:])
 			if l := strings.LastIndex(text, "="); l > k {
@@ -1232,6 +1237,15 @@ func (w *walker) extracts(seg *Segment, words []wordInfo) {
 			return
 		}
 	}
+}
+
+// proseOptions take text for people, not commands (gh pr create --body
+// "mentions rm -rf", git-like -m): a sentence given to one is not read as a
+// command line.
+var proseOptions = map[string]bool{
+	"-m": true, "--message": true, "--msg": true, "-b": true, "--body": true, "-t": true, "--title": true,
+	"--description": true, "--desc": true, "--comment": true, "--subject": true, "--summary": true,
+	"--note": true, "--notes": true, "--text": true, "--reason": true,
 }
 
 // codeExtensions name files of code: a program the catalogue does not

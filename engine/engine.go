@@ -367,8 +367,8 @@ func NewWithPolicies(ctx context.Context, opts Options, pol *Policies) (*Engine,
 	if err := pol.decode([]string{"gate", "paths", "secret"}, &dataSecret); err != nil {
 		return nil, err
 	}
-	dataDeny := map[string]string{}
-	if err := pol.decode([]string{"gate", "paths", "deny"}, &dataDeny); err != nil {
+	dataDeny, err := pol.ProtectedPaths()
+	if err != nil {
 		return nil, err
 	}
 	idx := buildIndex(opts.Settings, parser, aliases, eq, protected)
@@ -391,7 +391,7 @@ func NewWithPolicies(ctx context.Context, opts Options, pol *Policies) (*Engine,
 		ids:      newIdentities(excludedPrograms(idx)),
 		home:     home,
 		secrets:  secretPaths(secret, dataSecret, home),
-		denyKeys: unionKeys(protected, dataDeny),
+		denyKeys: denyKeySet(protected, dataDeny),
 		layers:   slices.Clone(opts.Layers),
 		timeout:  opts.EvalTimeout,
 		policies: pol,

@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -679,12 +678,7 @@ func creates(seg *shellparse.Segment, cat *shellparse.Catalogue) bool {
 	case seg.Wrapper:
 		return false
 	}
-	for _, p := range cat.MakesNoFiles {
-		if p == seg.Program {
-			return false
-		}
-	}
-	return true
+	return !cat.MakesNoFile(seg.Program)
 }
 
 // relinks are the names the command's relinking segments make or move, as
@@ -826,7 +820,7 @@ func (e *Engine) programFacts(in *Input, seg *SegmentInput, written map[string]b
 // every decision a PATH search.
 func (e *Engine) pathIdentity(seg *SegmentInput) {
 	if seg.FunctionCall || !e.ids.any() || e.cat == nil || e.cat.Programs[seg.Program] != nil ||
-		slices.Contains(e.cat.DataOperands, seg.Program) || slices.Contains(e.cat.Readers, seg.Program) {
+		e.cat.DataOperand(seg.Program) || e.cat.Reader(seg.Program) {
 		return
 	}
 	p, err := exec.LookPath(seg.Program)

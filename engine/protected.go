@@ -1,6 +1,14 @@
 package engine
 
-import "sort"
+import (
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/gate-dev/gate/fstools"
+	"github.com/gate-dev/gate/shellparse"
+)
 
 // ProtectedPaths returns the keys of data.gate.paths.deny (policies/gate/paths):
 // the paths no call may write, as written there ("x/y/" under the root,
@@ -16,4 +24,123 @@ func (p *Policies) ProtectedPaths() ([]string, error) {
 	}
 	sort.Strings(out)
 	return out, nil
+}
+
+// denyKeySet is the set of the path keys no command may write: gate's own
+// files (absolute keys) and data.gate.paths.deny.
+func denyKeySet(protected map[string]string, deny []string) map[string]bool {
+	out := make(map[string]bool, len(protected)+len(deny))
+	for k := range protected {
+		out[k] = true
+	}
+	for _, k := range deny {
+		out[k] = true
+	}
+	return out
+}
+
+// maxProtectedArgs bounds the words of one segment protectedArgs resolves.
+const maxProtectedArgs = 64
+
+// outputOptions are options whose value, in most programs, is a file or a
+// directory the program writes (gcc -o, git format-patch -o DIR, wget -P,
+// unzip -d, tar -C): the value is keyed both as a file and as a directory
+// written into.
+var outputOptions = map[string]bool{
+	"-o": true, "-O": true, "--output": true, "--out": true, "--output-file": true, "--outfile": true,
+	"--output-document": true, "--log-file": true, "-d": true, "-C": true, "-P": true, "--directory": true,
+	"--directory-prefix": true, "--output-dir": true, "--out-dir": true, "--outdir": true, "--target-dir": true,
+	"--target-directory": true, "--destination": true, "--dest": true, "--pack-destination": true,
+}
+
+// protectedArgs adds, as writes, the words of a segment that name a
+// protected path (data.gate.paths.deny, gate's own files) where the
+// program may write what it is given: the value of an output option (gcc -o
+// .git/hooks/pre-commit, go build -o ..., wget -P .git/hooks, unzip -d,
+// --output=FILE) of any program, and the operands of a program that the
+// catalogue neither describes as writing (its writes) nor lists as only
+// reading them (mytool ~/.bashrc, openssl enc -out .git/config). A
+// wrapper's own words are its inner command's, checked there.
+func (e *Engine) protectedArgs(in *Input, seg *SegmentInput, base string, known bool, written map[string]bool) {
+	if len(e.denyKeys) == 0 || seg.Kind != shellparse.KindCommand || seg.Program == "" || seg.FunctionCall || seg.Wrapper || e.cat == nil {
+		return
+	}
+	spec := e.cat.Programs[seg.Program]
+	operands := !(e.cat.Reader(seg.Program) || e.cat.MakesNoFile(seg.Program) || e.cat.DataOperand(seg.Program) ||
+		spec != nil && (spec.Writes != nil || spec.SourceFile || spec.Shell != nil))
+	id := seg.ID
+	n := 0
+	check := func(word string, dir bool) {
+		if word == "" || n >= maxProtectedArgs || (!known && !filepath.IsAbs(word)) {
+			return
+		}
+		n++
+		info := e.resolver.Resolve(base, word)
+		if written[info.Resolved] {
+			return
+		}
+		if dir && !strings.HasSuffix(word, "/") {
+			info.Raw += "/" // written into: keyed as a directory
+		}
+		for _, k := range e.pathKeys(info) {
+			if e.denyKeys[k] {
+				pi := in.addPath(e, base, info.Raw, "write", "argument")
+				pi.Segment = &id
+				written[info.Resolved] = true
+				return
+			}
+		}
+		if !dir || !operands {
+			return
+		}
+		// A directory a program that may write anything writes into (tar
+		// -C .git -x, unzip -d /): names inside it are only known at run
+		// time, and some lead to protected paths below it.
+		// (The root itself is where extractors write by default: tar xf in
+		// the root is judged by the archive being the project's.)
+		var under []string
+		if info.Resolved != in.Root {
+			under = append(under, strings.TrimSuffix(filepath.ToSlash(info.Resolved), "/")+"/")
+		}
+		if rel, ok := fstools.Within(e.home, info.Resolved); ok && e.home != "" {
+			if rel == "." {
+				under = append(under, "~/")
+			} else {
+				under = append(under, "~/"+filepath.ToSlash(rel)+"/")
+			}
+		}
+		if info.InsideRoot && info.Rel != "." {
+			under = append(under, filepath.ToSlash(info.Rel)+"/")
+		}
+		for _, k := range under {
+			for d := range e.denyKeys {
+				if len(d) > len(k) && strings.HasPrefix(d, k) {
+					in.Paths = append(in.Paths, PathInput{PathInfo: fstools.PathInfo{Raw: "files under " + word}, Access: "write",
+						Source: "argument", Dynamic: true, Segment: &id, Keys: []string{}})
+					written[info.Resolved] = true
+					return
+				}
+			}
+		}
+	}
+	for i := 1; i < len(seg.Argv); i++ {
+		a := seg.Argv[i]
+		if !strings.HasPrefix(a, "-") || slices.Contains(seg.Dynamic, i) {
+			continue
+		}
+		name, v, eq := strings.Cut(a, "=")
+		switch {
+		case eq:
+			check(v, outputOptions[name]) // --output=FILE, and any --opt=PATH
+		case outputOptions[name] && i+1 < len(seg.Argv) && !slices.Contains(seg.Dynamic, i+1):
+			check(seg.Argv[i+1], true) // -o FILE
+		case len(a) > 2 && a[1] != '-' && outputOptions[a[:2]]:
+			check(a[2:], true) // -oFILE
+		}
+	}
+	if operands && len(seg.Path) > 1 {
+		for _, p := range seg.Path[1:] {
+			check(p, false)
+		}
+	}
 }

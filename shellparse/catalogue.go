@@ -64,6 +64,9 @@ type Catalogue struct {
 	SubcommandWrappers map[string][]string `json:"subcommand_wrappers"`
 
 	inlineRe map[string]*regexp.Regexp
+	// sets of the lists above, made by Validate: membership is asked for
+	// every segment of every decision.
+	readers, makesNoFiles, dataOperands, extractors map[string]bool
 }
 
 // StdinScriptSpec describes a program that runs a shell script from stdin.
@@ -360,6 +363,8 @@ type FindingSpec struct {
 // before the catalogue is used.
 func (c *Catalogue) Validate() error {
 	c.inlineRe = map[string]*regexp.Regexp{}
+	c.readers, c.makesNoFiles = setOf(c.Readers), setOf(c.MakesNoFiles)
+	c.dataOperands, c.extractors = setOf(c.DataOperands), setOf(c.Extractors)
 	for name, p := range c.Programs {
 		if p == nil {
 			return fmt.Errorf("catalogue: program %q has no description", name)
@@ -403,6 +408,39 @@ func (c *Catalogue) Validate() error {
 	}
 	return nil
 }
+
+func setOf(list []string) map[string]bool {
+	m := make(map[string]bool, len(list))
+	for _, s := range list {
+		m[s] = true
+	}
+	return m
+}
+
+// member reports whether name is in list, through its set once Validate
+// made it.
+func member(set map[string]bool, list []string, name string) bool {
+	if set != nil {
+		return set[name]
+	}
+	return contains(list, name)
+}
+
+// Reader reports whether name is in Readers.
+func (c *Catalogue) Reader(name string) bool { return member(c.readers, c.Readers, name) }
+
+// MakesNoFile reports whether name is in MakesNoFiles.
+func (c *Catalogue) MakesNoFile(name string) bool {
+	return member(c.makesNoFiles, c.MakesNoFiles, name)
+}
+
+// DataOperand reports whether name is in DataOperands.
+func (c *Catalogue) DataOperand(name string) bool {
+	return member(c.dataOperands, c.DataOperands, name)
+}
+
+// Extractor reports whether name is in Extractors.
+func (c *Catalogue) Extractor(name string) bool { return member(c.extractors, c.Extractors, name) }
 
 func (c *Catalogue) program(name string) *ProgramSpec {
 	if c == nil {

@@ -507,7 +507,7 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 	}
 	w.recordContent(seg, words, stdinLit)
 	defer w.recordWrites(seg, spec)
-	if !seg.FunctionCall && contains(w.p.cat.Extractors, seg.Program) {
+	if !seg.FunctionCall && w.p.cat.Extractor(seg.Program) {
 		w.extracts(seg, words)
 	}
 	if !seg.FunctionCall && seg.ProgramPath == "" {
@@ -519,7 +519,7 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 		}
 	}
 	if spec == nil {
-		if !seg.FunctionCall && seg.Program != "" && !contains(w.p.cat.DataOperands, seg.Program) {
+		if !seg.FunctionCall && seg.Program != "" && !w.p.cat.DataOperand(seg.Program) {
 			w.maybeRuns(seg, words)
 			w.writtenCode(seg, words)
 		}
@@ -678,12 +678,12 @@ func (w *walker) recordWrites(seg *Segment, spec *ProgramSpec) {
 			w.noteWritten(wd.Value)
 		}
 	}
-	if spec == nil && seg.Program != "" && !contains(w.p.cat.Readers, seg.Program) && len(seg.Path) > 1 {
+	if spec == nil && seg.Program != "" && !w.p.cat.Reader(seg.Program) && len(seg.Path) > 1 {
 		for _, p := range seg.Path[1:] {
 			w.noteWritten(p)
 		}
 	}
-	if contains(w.p.cat.Extractors, seg.Program) {
+	if w.p.cat.Extractor(seg.Program) {
 		// tar cf x.tar, zip x.zip: an archiver writes files its arguments name
 		for _, a := range seg.Argv[1:] {
 			if _, v, ok := strings.Cut(a, "="); ok && isOption(a) {

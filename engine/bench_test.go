@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"fmt"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -155,15 +157,25 @@ func BenchmarkDecideExec(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			x := Exec{Program: "/usr/bin/cc", Exe: "/usr/bin/cc", Argv: []string{"cc", "-O2", "-c", "-o", "x.o", "x.c"},
-				Cwd: "/", PID: 10, PPID: 9, Depth: 2, ParentProgram: "/usr/bin/make"}
-			if d := e.DecideExec(ctx, ec, x); d.Decision != Allow {
-				b.Fatalf("decided %+v", d)
-			}
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				e.DecideExec(ctx, ec, x)
+			for _, x := range []Exec{
+				{Program: "/usr/bin/cc", Exe: "/usr/bin/cc", Argv: []string{"cc", "-O2", "-c", "-o", "x.o", "x.c"},
+					Cwd: "/", PID: 10, PPID: 9, Depth: 2, ParentProgram: "/usr/bin/make"},
+				// What cc runs: a program the catalogue does not describe,
+				// with many arguments.
+				{Program: "/usr/lib/gcc/x86_64-linux-gnu/12/cc1", Exe: "/usr/lib/gcc/x86_64-linux-gnu/12/cc1",
+					Argv: strings.Fields("/usr/lib/gcc/x86_64-linux-gnu/12/cc1 -quiet -imultiarch x86_64-linux-gnu x.c -quiet -dumpbase x.c -dumpbase-ext .c -mtune=generic -march=x86-64 -O2 -fasynchronous-unwind-tables -o /tmp/ccxpsCly.s"),
+					Cwd:  "/", PID: 11, PPID: 10, Depth: 3, ParentProgram: "/usr/bin/cc"},
+			} {
+				b.Run(filepath.Base(x.Program), func(b *testing.B) {
+					if d := e.DecideExec(ctx, ec, x); d.Decision != Allow {
+						b.Fatalf("decided %+v", d)
+					}
+					b.ReportAllocs()
+					b.ResetTimer()
+					for i := 0; i < b.N; i++ {
+						e.DecideExec(ctx, ec, x)
+					}
+				})
 			}
 		})
 	}

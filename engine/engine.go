@@ -92,18 +92,20 @@ var DefaultLayers = []string{"static"}
 
 // Engine decides tool calls. It is safe for concurrent use.
 type Engine struct {
-	remote   *remote
-	query    rego.PreparedEvalQuery
-	mask     *maskQuery
-	exec     *execQuery
-	cat      *shellparse.Catalogue
-	parser   *shellparse.Parser
-	resolver *fstools.Resolver
-	fs       *fstools.FS
-	idx      *index
-	ids      *identities
-	home     string
-	secrets  []secretPath // data.gate.paths.secret and Options.Secret, absolute
+	remote *remote
+	query  rego.PreparedEvalQuery
+	mask   *maskQuery
+	exec   *execQuery
+	cat    *shellparse.Catalogue
+	parser *shellparse.Parser
+	// execParser reads the argv of a program at exec time (execSegment).
+	execParser *shellparse.Parser
+	resolver   *fstools.Resolver
+	fs         *fstools.FS
+	idx        *index
+	ids        *identities
+	home       string
+	secrets    []secretPath // data.gate.paths.secret and Options.Secret, absolute
 	// denyKeys are the path keys no command may write: data.gate.paths.deny
 	// and Options.Protected (see protectedArgs).
 	denyKeys map[string]bool
@@ -383,20 +385,21 @@ func NewWithPolicies(ctx context.Context, opts Options, pol *Policies) (*Engine,
 		idx.maxWords, idx.maxPath = max(idx.maxWords, maxRemoteKeyWords), max(idx.maxPath, maxRemoteKeyWords)
 	}
 	e := &Engine{
-		parser:   parser,
-		cat:      cat,
-		resolver: resolver,
-		fs:       files,
-		idx:      idx,
-		ids:      newIdentities(excludedPrograms(idx)),
-		home:     home,
-		secrets:  secretPaths(secret, dataSecret, home),
-		denyKeys: denyKeySet(protected, dataDeny),
-		layers:   slices.Clone(opts.Layers),
-		timeout:  opts.EvalTimeout,
-		policies: pol,
-		mask:     &maskQuery{},
-		exec:     &execQuery{},
+		parser:     parser,
+		execParser: shellparse.NewParser(cat, shellparse.WithHome(home), shellparse.WithLimits(opts.Limits), shellparse.ForExec()),
+		cat:        cat,
+		resolver:   resolver,
+		fs:         files,
+		idx:        idx,
+		ids:        newIdentities(excludedPrograms(idx)),
+		home:       home,
+		secrets:    secretPaths(secret, dataSecret, home),
+		denyKeys:   denyKeySet(protected, dataDeny),
+		layers:     slices.Clone(opts.Layers),
+		timeout:    opts.EvalTimeout,
+		policies:   pol,
+		mask:       &maskQuery{},
+		exec:       &execQuery{},
 	}
 	if e.timeout <= 0 {
 		e.timeout = DefaultEvalTimeout

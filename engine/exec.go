@@ -174,7 +174,7 @@ func (e *Engine) execSegment(words []string) *shellparse.Segment {
 		quoted[i] = q
 	}
 	if ok {
-		prog := e.parser.Parse(strings.Join(quoted, " "))
+		prog := e.execParser.Parse(strings.Join(quoted, " "))
 		if prog.Error == nil && prog.TooComplex == nil && len(prog.Segments) > 0 && prog.Segments[0].Kind == shellparse.KindCommand {
 			return prog.Segments[0]
 		}

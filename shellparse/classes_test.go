@@ -2,6 +2,7 @@ package shellparse
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -66,6 +67,29 @@ func TestMaybeRunsBound(t *testing.T) {
 	prog = p.Parse(strings.Join(numbers, " "))
 	if s := prog.Segments[0]; len(s.MaybeRuns) != 0 || len(s.Findings) != 0 {
 		t.Errorf("numbers: %d maybe_runs, findings %v; want none", len(s.MaybeRuns), s.Findings)
+	}
+}
+
+// A parser for exec time reads an undescribed program's argv for its options
+// and path only: each program it starts is decided at its own exec. The
+// static parser reads the same argv as commands it may run.
+func TestForExecSkipsMaybeRuns(t *testing.T) {
+	c, err := defaultCatalogue()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const command = "mytool -q --cmd='rm -rf x' rm v"
+	static := NewParser(c).Parse(command).Segments[0]
+	execp := NewParser(c, ForExec()).Parse(command).Segments[0]
+	if len(static.MaybeRuns) == 0 {
+		t.Fatalf("static parser: no maybe_runs for %q", command)
+	}
+	if len(execp.MaybeRuns) != 0 || len(execp.Findings) != 0 {
+		t.Errorf("exec parser: maybe_runs %v, findings %v; want none", execp.MaybeRuns, execp.Findings)
+	}
+	if !slices.Equal(execp.Options, static.Options) || !slices.Equal(execp.Path, static.Path) || !slices.Equal(execp.Argv, static.Argv) {
+		t.Errorf("exec parser read options %v path %v argv %v; the static one %v %v %v",
+			execp.Options, execp.Path, execp.Argv, static.Options, static.Path, static.Argv)
 	}
 }
 

@@ -20,6 +20,8 @@ type Parser struct {
 	home   string
 	env    expand.Environ
 	limits Limits
+	// exec: the words are one program's argv at exec time (see ForExec).
+	exec bool
 }
 
 // Option configures a Parser.
@@ -29,6 +31,16 @@ type Option func(*Parser)
 // starting with ~ are dynamic.
 func WithHome(dir string) Option {
 	return func(p *Parser) { p.home = dir }
+}
+
+// ForExec makes a parser for reading the argv of a program that is about
+// to run under exec-time supervision, where every program it starts is
+// decided at its own exec: it does not read the arguments of a program the
+// catalogue does not describe as commands it may run (Segment.MaybeRuns,
+// and the code files it may run). That reading is for the static decision,
+// and it is the dearest part of reading a long argv (cc1's, for one).
+func ForExec() Option {
+	return func(p *Parser) { p.exec = true }
 }
 
 // NewParser returns a parser that unwraps commands as cat describes. cat must

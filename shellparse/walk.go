@@ -519,7 +519,7 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 		}
 	}
 	if spec == nil {
-		if !seg.FunctionCall && seg.Program != "" && !w.p.cat.DataOperand(seg.Program) {
+		if !seg.FunctionCall && seg.Program != "" && !w.p.exec && !w.p.cat.DataOperand(seg.Program) {
 			w.maybeRuns(seg, words)
 			w.writtenCode(seg, words)
 		}

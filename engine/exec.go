@@ -13,7 +13,6 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
-	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/gate-dev/gate/shellparse"
 	"github.com/gate-dev/gate/supervise"
@@ -101,7 +100,10 @@ func (e *Engine) Transparent() []string {
 }
 
 // ExecFacts computes what the exec-time rules match for x.
-func (e *Engine) ExecFacts(x Exec) ExecFacts {
+func (e *Engine) ExecFacts(x Exec) ExecFacts { return e.execFacts(context.Background(), x) }
+
+// execFacts is ExecFacts reading the argv within ctx.
+func (e *Engine) execFacts(ctx context.Context, x Exec) ExecFacts {
 	f := ExecFacts{Exec: x}
 	if f.Argv == nil {
 		f.Argv = []string{}
@@ -133,7 +135,7 @@ func (e *Engine) ExecFacts(x Exec) ExecFacts {
 	seen := map[string]bool{}
 	for i, name := range f.Names {
 		words := append([]string{name}, args...)
-		seg := e.execSegment(words)
+		seg := e.execSegment(ctx, words)
 		if i == 0 {
 			f.Options, f.Path, f.Transparent = seg.Options, seg.Path, seg.Transparent
 		}
@@ -160,24 +162,12 @@ func (e *Engine) ExecFacts(x Exec) ExecFacts {
 
 // execSegment reads words as the parser reads a simple command: the
 // catalogue's options, subcommands and aliases give its path and options.
-// Words the parser cannot take (a NUL byte, limits) are read literally:
-// the path is every word, options those that start with a dash.
-func (e *Engine) execSegment(words []string) *shellparse.Segment {
-	quoted := make([]string, len(words))
-	ok := true
-	for i, w := range words {
-		q, err := syntax.Quote(w, syntax.LangBash)
-		if err != nil {
-			ok = false
-			break
-		}
-		quoted[i] = q
-	}
-	if ok {
-		prog := e.execParser.Parse(strings.Join(quoted, " "))
-		if prog.Error == nil && prog.TooComplex == nil && len(prog.Segments) > 0 && prog.Segments[0].Kind == shellparse.KindCommand {
-			return prog.Segments[0]
-		}
+// Words the parser cannot take (a NUL byte, limits, ctx's end) are read
+// literally: the path is every word, options those that start with a dash.
+func (e *Engine) execSegment(ctx context.Context, words []string) *shellparse.Segment {
+	prog := e.execParser.ParseArgv(ctx, words)
+	if prog.Error == nil && prog.TooComplex == nil && len(prog.Segments) > 0 && prog.Segments[0].Kind == shellparse.KindCommand {
+		return prog.Segments[0]
 	}
 	seg := &shellparse.Segment{Kind: shellparse.KindCommand, Program: words[0], Argv: words, Path: words, Options: []string{}, PathComplete: true}
 	for _, w := range words[1:] {
@@ -237,12 +227,12 @@ func (e *Engine) DecideExec(ctx context.Context, ec *ExecCall, x Exec) (d Decisi
 			d = PanicDecision(v)
 		}
 	}()
-	in := ExecInput{Exec: e.ExecFacts(x), Layers: e.layers, SettingsKey: e.settingsKeyFor()}
+	ctx, cancel := context.WithTimeout(ctx, e.timeout)
+	defer cancel()
+	in := ExecInput{Exec: e.execFacts(ctx, x), Layers: e.layers, SettingsKey: e.settingsKeyFor()}
 	if ec != nil {
 		in.Call = ec.in
 	}
-	ctx, cancel := context.WithTimeout(ctx, e.timeout)
-	defer cancel()
 	if e.remote != nil {
 		return e.remote.evaluateExec(ctx, e, &in)
 	}

@@ -21,7 +21,8 @@ import (
 // BenchmarkRun compares runner calls bare, supervised (every exec asked
 // about, allowed at once), decided (every exec decided by the exec-time
 // policy, data.gate.exec.decision, as gate does), prefiltered (only rm
-// asked about) and confined (supervised and confined), on "true", make -j2
+// asked about), confined (supervised and confined) and gate (decided and
+// confined, as gate runs commands), on "true", make -j2
 // of 60 C files (about 190 execs) and go build of a module of 200
 // packages (about 200 execs of compile, and some 650 threads). The modes
 // alternate in each iteration, so that the machine's load falls on all of
@@ -49,6 +50,11 @@ func BenchmarkRun(b *testing.B) {
 	if confine.Probe().Active() {
 		modes = append(modes, mode{"confined", func(string) *Supervision {
 			return &Supervision{Self: self(b), Default: allowAll,
+				Confine: &confine.Spec{ReadOnly: []string{".git/hooks/"}, Writable: DefaultWritable(os.Getenv)}}
+		}})
+		// What gate does: every exec decided by the policy, writes confined.
+		modes = append(modes, mode{"gate", func(command string) *Supervision {
+			return &Supervision{Self: self(b), Default: policyDecider(b, command),
 				Confine: &confine.Spec{ReadOnly: []string{".git/hooks/"}, Writable: DefaultWritable(os.Getenv)}}
 		}})
 	}

@@ -8,4 +8,8 @@
 // as described by a [Catalogue], which is data that policy authors can read and
 // extend. What cannot be known statically is reported as a [Finding] instead of
 // being guessed.
+//
+// [Parser.ParseArgv] reads a list of words (the argv of a program about to
+// run, at exec time) the way Parse reads the same words quoted; a parser
+// made with [ForExec] reads such an argv for its options and path only.
 package shellparse

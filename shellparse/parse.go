@@ -89,21 +89,74 @@ func (p *Parser) ParseContext(pctx context.Context, command string) *Program {
 		prog.TooComplex = timeUp(pctx)
 		return prog
 	}
+	w := p.walker(pctx, prog, src)
+	w.stmts(file.Stmts, topContext())
+	return w.end()
+}
+
+// walker starts the walk of one program.
+func (p *Parser) walker(pctx context.Context, prog *Program, src string) *walker {
 	// expand.Config keeps state between calls, so each parse has its own.
 	cfg := &expand.Config{Env: p.env}
 	st := &state{prog: prog, expand: cfg, tainted: map[string]bool{}, names: map[string]string{}, namerefs: map[string]bool{}, written: map[string]bool{},
 		writeCount: map[string]int{}, contents: map[string]string{},
 		limits: p.limits, ctx: pctx, done: pctx.Done()}
-	w := &walker{p: p, src: src, state: st}
-	w.stmts(file.Stmts, &ctx{parent: -1, cwd: &cwdState{}, node: &ctxNode{}, funcs: &funcScope{}})
-	if st.stop == nil {
+	return &walker{p: p, src: src, state: st}
+}
+
+// topContext is the context of a program's top-level statements.
+func topContext() *ctx {
+	return &ctx{parent: -1, cwd: &cwdState{}, node: &ctxNode{}, funcs: &funcScope{}}
+}
+
+// end finishes the walk and returns its program: no segments when it
+// stopped at a limit.
+func (w *walker) end() *Program {
+	if w.stop == nil {
 		w.finish()
 	}
-	if st.stop != nil {
-		prog.TooComplex = st.stop
-		prog.Segments = []*Segment{}
+	if w.stop != nil {
+		w.prog.TooComplex = w.stop
+		w.prog.Segments = []*Segment{}
 	}
-	return prog
+	return w.prog
+}
+
+// ParseArgv reads argv, the words of one simple command given as a list
+// (the argv of a program about to run), as Parse reads the same words each
+// quoted (syntax.Quote) and joined by spaces, without writing and parsing
+// them as shell text: each word is one literal field. A word that cannot
+// be quoted (a NUL byte) gives a Program with Error set, as Parse would;
+// a walk that outlives ctx stops with TooComplex set, as ParseContext's.
+func (p *Parser) ParseArgv(ctx context.Context, argv []string) *Program {
+	words := make([]wordInfo, len(argv))
+	quoted := make([]string, len(argv))
+	for i, a := range argv {
+		q, err := syntax.Quote(a, syntax.LangBash)
+		if err != nil {
+			return &Program{Command: strings.Join(quoted[:i], " "), Segments: []*Segment{},
+				Error: &ParseError{Message: "word " + itoa(i) + " cannot be quoted for bash: " + err.Error()}}
+		}
+		quoted[i] = q
+		words[i] = wordInfo{Word: Word{Value: a}, quoted: q != a, raw: q}
+	}
+	command := strings.Join(quoted, " ")
+	prog := &Program{Command: command, Segments: []*Segment{}}
+	if len(command) > p.limits.MaxBytes {
+		prog.TooComplex = &LimitError{Limit: LimitBytes, Max: int64(p.limits.MaxBytes),
+			Message: "the command is " + itoa(len(command)) + " bytes long, more than " + itoa(p.limits.MaxBytes)}
+		return prog
+	}
+	if len(words) == 0 {
+		return prog
+	}
+	w := p.walker(ctx, prog, command)
+	c := topContext()
+	seg := w.newSegment(c, KindCommand)
+	if !w.countWords(len(words)) {
+		w.analyze(seg, words, c, nil)
+	}
+	return w.end()
 }
 
 // parsers are reusable bash parsers: a new one costs more than most parses.

@@ -136,6 +136,44 @@ func BenchmarkDecide(b *testing.B) {
 	}
 }
 
+// BenchmarkDecideExecColdCache times the exec-time decision of as (what cc
+// runs) with the CPU caches emptied before each one, as they are when the
+// decision runs between the compilers of a build: 64 MiB written between
+// two decisions, which are timed alone (us/decision).
+//
+//	go test ./engine -run '^$' -bench DecideExecColdCache -benchtime 200x
+func BenchmarkDecideExecColdCache(b *testing.B) {
+	ctx := context.Background()
+	e, err := New(ctx, Options{Settings: benchSettings(10), Root: b.TempDir(), Layers: []string{"static", "exec"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	in, err := e.Input(Call{Tool: ToolShell, Args: map[string]any{"command": "make -j2"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ec, err := e.ExecCall(in)
+	if err != nil {
+		b.Fatal(err)
+	}
+	x := Exec{Program: "/usr/bin/as", Exe: "/usr/bin/as", Argv: strings.Fields("as --64 -o x.o /tmp/ccxpsCly.s"),
+		Cwd: "/", PID: 11, PPID: 10, Depth: 3, ParentProgram: "/usr/bin/cc"}
+	if d := e.DecideExec(ctx, ec, x); d.Decision != Allow {
+		b.Fatalf("decided %+v", d)
+	}
+	evict := make([]byte, 64<<20)
+	var decided time.Duration
+	for b.Loop() {
+		for j := 0; j < len(evict); j += 64 {
+			evict[j]++
+		}
+		start := time.Now()
+		e.DecideExec(ctx, ec, x)
+		decided += time.Since(start)
+	}
+	b.ReportMetric(float64(decided.Microseconds())/float64(b.N), "us/decision")
+}
+
 // BenchmarkDecideExec measures one exec-time decision (facts and
 // evaluation) of a supervised command's program, with the call's input
 // prepared once as the gateway does:

@@ -449,6 +449,9 @@ type walker struct {
 	// prefixOfRead is set while the assignments of a call to the read
 	// builtin are walked: IFS=... read only changes how read splits.
 	prefixOfRead bool
+	// inDouble is set while the parts of a double-quoted string are
+	// walked: there a backquoted substitution also unescapes \".
+	inDouble bool
 }
 
 // state is shared by the walkers of one command line.

@@ -46,7 +46,14 @@ func TestParseStructure(t *testing.T) {
 		pc("echo \"$(rm x)\" `id -u` <(ls a) >(tee b)",
 			"echo[echo \"$(rm x)\" `id -u` <(ls a) >(tee b)] dyn=1,2,3,4", "rm[rm x] ctx=cmdsubst", "id[id -u] ctx=cmdsubst",
 			"ls[ls a] ctx=procsubst", "tee[tee b] ctx=procsubst"),
-		pc("echo `echo \\`rm x\\``", "echo[echo `echo \\`rm x\\``] dyn=1", "echo[echo `rm x\\`] ctx=cmdsubst dyn=1", "rm[rm x] ctx=cmdsubst/cmdsubst"),
+		pc("echo `echo \\`rm x\\``", "echo[echo `echo \\`rm x\\``] dyn=1", "echo[echo `rm x`] ctx=cmdsubst dyn=1", "rm[rm x] ctx=cmdsubst/cmdsubst"),
+		// The third level: bash runs rm (a backslash before $, ` or \ is
+		// removed once a level).
+		pc("echo `echo \\`echo \\\\\\`rm x\\\\\\`\\``", "echo[echo `echo \\`echo \\\\\\`rm x\\\\\\`\\``] dyn=1",
+			"echo[echo `echo \\`rm x\\``] ctx=cmdsubst dyn=1", "echo[echo `rm x`] ctx=cmdsubst/cmdsubst dyn=1", "rm[rm x] ctx=cmdsubst/cmdsubst/cmdsubst"),
+		pc("echo \"`echo \\\"\\`rm x\\`\\\"`\"", "echo[echo \"`echo \\\"\\`rm x\\`\\\"`\"] dyn=1",
+			"echo[echo \"`rm x`\"] ctx=cmdsubst dyn=1", "rm[rm x] ctx=cmdsubst/cmdsubst"),
+		pc("echo `echo '\\`rm x\\`'`", "echo[echo `echo '\\`rm x\\`'`] dyn=1", "echo[echo `rm x`] ctx=cmdsubst"),
 		pc("if grep -q x f; then rm a; elif true; then rm b; else rm c; fi",
 			"grep[grep -q x f] ctx=if", "rm[rm a] ctx=if", "true[true] ctx=if", "rm[rm b] ctx=if", "rm[rm c] ctx=if"),
 		pc("while read l; do echo $l; done < f", "read[read l] ctx=while", "echo[echo $l] ctx=while dyn=1"),

@@ -115,7 +115,7 @@ func TestSegmentsSubstitutions(t *testing.T) {
 		),
 		r("echo `echo \\`rm x\\``",
 			seg("echo", "echo", "`echo \\`rm x\\``").dyn(1),
-			seg("echo", "echo", "`rm x\\`").in("cmdsubst").dyn(1),
+			seg("echo", "echo", "`rm x`").in("cmdsubst").dyn(1),
 			seg("rm", "rm", "x").in("cmdsubst/cmdsubst"),
 		),
 		r("diff <(sort a) <(sort b)",

@@ -46,13 +46,20 @@ func (w *walker) wordParts(parts []syntax.WordPart, c *ctx, owner ownerFn) {
 	for _, part := range parts {
 		switch p := part.(type) {
 		case *syntax.DblQuoted:
+			prev := w.inDouble
+			w.inDouble = true
 			w.wordParts(p.Parts, c, owner)
+			w.inDouble = prev
 			for _, q := range p.Parts {
 				if pe, ok := q.(*syntax.ParamExp); ok {
 					w.quotesInDouble(pe, c, owner)
 				}
 			}
 		case *syntax.CmdSubst:
+			if p.Backquotes {
+				w.backquoted(p, c, owner)
+				continue
+			}
 			w.stmts(p.Stmts, c.fork("cmdsubst"))
 		case *syntax.ProcSubst:
 			pc := c.fork("procsubst")
@@ -68,6 +75,52 @@ func (w *walker) wordParts(parts []syntax.WordPart, c *ctx, owner ownerFn) {
 			}
 		}
 	}
+}
+
+// backquoted walks the command of an old-style substitution (`...`) from
+// its text, as bash reads it: between the backquotes, a backslash followed
+// by $, ` or \ (and " inside double quotes) stands for that character, and
+// any other backslash is kept; the result is parsed as a script of its own.
+// The parser's own reading of nested backquotes is not used: from the
+// third level of nesting (three backslashes before a backquote) it reads
+// as text the command bash runs.
+func (w *walker) backquoted(p *syntax.CmdSubst, c *ctx, owner ownerFn) {
+	start, end := int(p.Left.Offset())+1, int(p.Right.Offset())
+	if start > end || end > len(w.src) || w.src[start-1] != '`' || w.src[end] != '`' {
+		owner().addFinding(FindUnsupportedShell, "a backquoted substitution whose text cannot be located: "+clip(w.raw(p)))
+		return
+	}
+	text := unescapeBackquoted(w.src[start:end], w.inDouble)
+	file, src, err := parseBash(text)
+	if err != nil {
+		owner().addFinding(FindUnsupportedShell, "a backquoted substitution cannot be parsed: "+toParseError(err).Error())
+		return
+	}
+	w.child(src).stmts(file.Stmts, c.fork("cmdsubst"))
+}
+
+// unescapeBackquoted removes the backslashes bash removes from the text
+// between backquotes.
+func unescapeBackquoted(s string, inDouble bool) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			switch s[i+1] {
+			case '$', '`', '\\':
+				i++
+			case '"':
+				if inDouble {
+					i++
+				}
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }
 
 // quotesInDouble walks single-quoted text in the words of a parameter

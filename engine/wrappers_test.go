@@ -84,6 +84,27 @@ func TestBashInternalsRealBash(t *testing.T) {
 		{command: "typeset -i n=1; n='a[$(rm victim.txt)]'", tool: "bash"},
 		{command: "declare -n r; r='a[$(rm victim.txt)]'; echo \"$r\"", tool: "bash"},
 		{command: "f() { local -n ref; ref='a[$(rm victim.txt)]'; : \"$ref\"; }; f", tool: "bash"},
+		// A quoted compound assignment is parsed and expanded by bash.
+		{command: "declare -a a='($(rm victim.txt))'", tool: "bash"},
+		{command: "declare -A m='([k]=$(rm victim.txt))'", tool: "bash"},
+		{command: "declare -a \"a=(\\$(rm victim.txt))\"", tool: "bash"},
+		{command: "f(){ local -a a='(`rm victim.txt`)'; }; f", tool: "bash"},
+		{command: "declare -a a='(x)' b='($(rm victim.txt))'", tool: "bash"},
+		// Values bash sets from the command's data reach arithmetic.
+		{command: "set -- 'a[$(rm victim.txt)]'; : $(($1))", tool: "bash"},
+		{command: "bash -c ': $(($1))' _ 'a[$(rm victim.txt)]'", tool: "bash"},
+		{command: "f(){ [[ $1 -gt 0 ]]; }; f 'a[$(rm victim.txt)]'", tool: "bash"},
+		{command: "s=abc; f(){ echo \"${s:$1:1}\"; }; f 'b[$(rm victim.txt)]'", tool: "bash"},
+		{command: "set -- 'a[$(rm victim.txt)]'; : $((\"$1\"))", tool: "bash"},
+		{command: "echo 'a[$(rm victim.txt)]' >/dev/null; : $(($_))", tool: "bash"},
+		{command: "[[ 'a[$(rm victim.txt)]' =~ (.*) ]]; : $((BASH_REMATCH[1]))", tool: "bash"},
+		{command: "getopts a: o -a 'a[$(rm victim.txt)]'; : $((OPTARG))", tool: "bash"},
+		{command: ": $(( $(echo 'a[$(rm victim.txt)]') ))", tool: "bash"},
+		{command: "env x='a[$(rm victim.txt)]' bash -c ': $((x))'", tool: "bash"},
+		{command: "y='a[$(rm victim.txt)]'; : ${z:=$y}; : $((z))", tool: "bash"},
+		{command: "for PS4 in '$(rm victim.txt)'; do set -x; :; done", tool: "bash"},
+		// Backquotes nested three levels deep.
+		{command: "echo `echo \\`echo \\\\\\`rm victim.txt\\\\\\`\\``", tool: "bash"},
 	} {
 		t.Run(tc.command, func(t *testing.T) { tc.check(t) })
 	}

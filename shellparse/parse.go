@@ -766,6 +766,12 @@ func (w *walker) command(cmd syntax.Command, c *ctx) {
 					}
 				}
 				w.wordParts(item.Parts, lc, owner)
+				if l.Name != nil && w.specialName(l.Name.Value) {
+					// for PS4 in '$(cmd)': each item is assigned.
+					for _, f := range fs {
+						w.specialVar(l.Name.Value, f.Word, owner(), lc)
+					}
+				}
 			}
 			if l.Name != nil && (!allInts || l.InPos == (syntax.Pos{})) {
 				w.tainted[l.Name.Value] = true

@@ -67,6 +67,10 @@ func (w *walker) inner(owner *Segment, words []wordInfo, via string, c *ctx, std
 	seg.Assigns = append(seg.Assigns, assigns...)
 	for _, a := range assigns {
 		w.specialVar(a.Name, Word{Value: a.Value, Dynamic: a.Dynamic}, seg, ic)
+		if a.Dynamic || strings.ContainsAny(a.Value, "[$`") {
+			// env x='a[$(cmd)]' bash -c ': $((x))'
+			w.tainted[a.Name] = true
+		}
 	}
 	if len(words) == 0 {
 		seg.Kind = KindAssignment
@@ -1044,6 +1048,26 @@ func contextHas(context []string, names ...string) bool {
 // finish reports arithmetic and indirect expansions of tainted variables,
 // scripts written more than once, and alias definitions something may read
 // after.
+// bashSetsFromData reports whether bash gives the variable name a value
+// taken from the command's data, which no assignment in it shows: the
+// positional parameters (a function's or bash -c's arguments, set --), $_
+// (the last argument), BASH_REMATCH, OPTARG, REPLY, MAPFILE, the working
+// directories, the directory stack and BASH_ARGV. Arithmetic on such a
+// value may evaluate a subscript that runs commands.
+func bashSetsFromData(name string) bool {
+	if name == "" {
+		return false
+	}
+	if name[0] >= '0' && name[0] <= '9' {
+		return true
+	}
+	switch name {
+	case "@", "*", "_", "BASH_REMATCH", "OPTARG", "REPLY", "MAPFILE", "PWD", "OLDPWD", "DIRSTACK", "BASH_ARGV", "BASH_ARGV0", "COMP_WORDS", "COMP_LINE", "READLINE_LINE":
+		return true
+	}
+	return false
+}
+
 func (w *walker) finish() {
 	traps := false
 	for _, s := range w.prog.Segments {
@@ -1080,7 +1104,7 @@ func (w *walker) finish() {
 		}
 	}
 	for _, u := range w.arith {
-		if !w.tainted[u.name] {
+		if !w.tainted[u.name] && !bashSetsFromData(u.name) {
 			continue
 		}
 		msg := "arithmetic evaluates " + u.name + ", whose value is not known statically and may hold a subscript that runs commands"

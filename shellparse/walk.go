@@ -162,6 +162,12 @@ func (w *walker) paramExp(p *syntax.ParamExp, c *ctx, owner ownerFn) {
 		}
 		if p.Exp.Word != nil {
 			w.wordParts(p.Exp.Word.Parts, c, owner)
+			if (p.Exp.Op == syntax.AssignUnset || p.Exp.Op == syntax.AssignUnsetOrNull) && name != "" {
+				// ${z:=word} assigns word to z.
+				if v := w.literal(p.Exp.Word); v.Dynamic || strings.ContainsAny(v.Value, "[$`") {
+					w.tainted[name] = true
+				}
+			}
 		}
 	}
 	if p.Excl && p.Names == 0 && p.Index == nil {
@@ -205,19 +211,36 @@ func (w *walker) arithm(e syntax.ArithmExpr, c *ctx, owner ownerFn) {
 		if v := w.literal(x); !v.Dynamic && strings.ContainsAny(v.Value, "$`") {
 			owner().addFinding(FindArithInjection, "arithmetic evaluates the text "+clip(v.Value)+", whose expansions run as code")
 		}
-		for _, part := range x.Parts {
-			switch p := part.(type) {
-			case *syntax.Lit:
-				if isName(p.Value) {
-					w.arith = append(w.arith, arithUse{name: p.Value, owner: owner, code: FindArithInjection})
-				}
-			case *syntax.ParamExp:
-				if p.Param != nil {
-					w.arith = append(w.arith, arithUse{name: p.Param.Value, owner: owner, code: FindArithInjection})
+		w.arithParts(x.Parts, owner)
+		w.wordParts(x.Parts, c, owner)
+	}
+}
+
+// arithParts records the variables an arithmetic word reads (also inside
+// double quotes: $(("$1"))). The output of a command substitution, and a
+// default value that is not a plain literal (${x:-a[$(cmd)]}), are
+// evaluated as arithmetic text, whose subscripts run commands.
+func (w *walker) arithParts(parts []syntax.WordPart, owner ownerFn) {
+	for _, part := range parts {
+		switch p := part.(type) {
+		case *syntax.Lit:
+			if isName(p.Value) {
+				w.arith = append(w.arith, arithUse{name: p.Value, owner: owner, code: FindArithInjection})
+			}
+		case *syntax.DblQuoted:
+			w.arithParts(p.Parts, owner)
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			owner().addFinding(FindArithInjection, "arithmetic evaluates the output of a command substitution, which may hold a subscript that runs commands")
+		case *syntax.ParamExp:
+			if p.Param != nil {
+				w.arith = append(w.arith, arithUse{name: p.Param.Value, owner: owner, code: FindArithInjection})
+			}
+			if p.Exp != nil && p.Exp.Word != nil {
+				if v := w.literal(p.Exp.Word); v.Dynamic || strings.ContainsAny(v.Value, "[$`") {
+					owner().addFinding(FindArithInjection, "arithmetic evaluates the default "+clip(v.Value)+", which may hold a subscript that runs commands")
 				}
 			}
 		}
-		w.wordParts(x.Parts, c, owner)
 	}
 }
 
@@ -279,8 +302,11 @@ func (w *walker) decl(d *syntax.DeclClause, c *ctx) {
 					nameref = true
 				}
 			} else {
-				name, _, _ := strings.Cut(v.Value, "=")
+				name, value, hasValue := strings.Cut(v.Value, "=")
 				w.varName(Word{Value: name}, seg, variant)
+				if hasValue {
+					w.compoundText(Word{Value: value}, seg, variant, c)
+				}
 				if integer {
 					// every later assignment to an integer variable is
 					// evaluated as arithmetic
@@ -302,6 +328,9 @@ func (w *walker) decl(d *syntax.DeclClause, c *ctx) {
 			continue
 		}
 		w.assign(a, seg, c, fixed(seg))
+		if a.Name != nil && a.Value != nil && a.Array == nil {
+			w.compoundText(w.literal(a.Value), seg, variant, c)
+		}
 		if nameref && a.Value != nil {
 			// declare -n r=VALUE: VALUE names the variable r refers to,
 			// and a subscript in it is evaluated whenever r is used.
@@ -311,6 +340,29 @@ func (w *walker) decl(d *syntax.DeclClause, c *ctx) {
 			w.arith = append(w.arith, arithUse{name: a.Name.Value, owner: fixed(seg), code: FindArithInjection})
 		}
 	}
+}
+
+// compoundText walks a value given to declare, local, export, readonly or
+// typeset as text that bash reads as a compound assignment when it starts
+// with "(" (declare -a a='($(cmd))' runs cmd): the text is parsed as the
+// assignment it becomes.
+func (w *walker) compoundText(v Word, seg *Segment, variant string, c *ctx) {
+	if !strings.HasPrefix(strings.TrimLeft(v.Value, " \t"), "(") {
+		return
+	}
+	if v.Dynamic {
+		seg.addFinding(FindDynamicScript, variant+" is given a compound assignment that is not known statically: "+clip(v.Value))
+		return
+	}
+	if !strings.ContainsAny(v.Value, "$`<>") {
+		return
+	}
+	file, src, err := parseBash("__gate_compound=" + v.Value)
+	if err != nil {
+		seg.addFinding(FindUnsupportedShell, variant+" is given a compound assignment that cannot be parsed: "+clip(v.Value))
+		return
+	}
+	w.child(src).stmts(file.Stmts, c.with("compound"))
 }
 
 // assign records an assignment, follows the taint of its value and checks
@@ -364,6 +416,14 @@ func (w *walker) assign(a *syntax.Assign, seg *Segment, c *ctx, owner ownerFn) {
 }
 
 // specialVar checks assignments to variables whose value is code.
+// specialName reports whether specialVar may have something to say about
+// an assignment to name.
+func (w *walker) specialName(name string) bool {
+	cat := w.p.cat
+	return contains(cat.EnvCommands, name) || contains(cat.PromptVars, name) || name == "PATH" ||
+		(matchAny(cat.EnvUnprovable, name) && !matchAny(cat.EnvInert, name))
+}
+
 func (w *walker) specialVar(name string, v Word, seg *Segment, c *ctx) {
 	cat := w.p.cat
 	switch {

@@ -110,6 +110,39 @@ func TestBashInternalsRealBash(t *testing.T) {
 	}
 }
 
+// Bash and the parser must agree on where a here-document ends: what one
+// reads as data the other would run. Each command deletes victim.txt in
+// real bash and is refused (a parse error: the ends may differ).
+func TestHeredocEndsRealBash(t *testing.T) {
+	for _, tc := range []attack{
+		{command: "cat <<EOF\nE\\\nOF\nrm victim.txt\nEOF", tool: "bash"},
+		{command: "cat <<-EOF\n\tE\\\nOF\nrm victim.txt\nEOF", tool: "bash"},
+		{command: "x=$(cat <<EOF\nE\\\nOF\nrm victim.txt\nEOF\n)", tool: "bash"},
+		{command: "cat <<EOF\nhi\n\\\nEOF\nrm victim.txt\nEOF", tool: "bash"},
+		{command: "cat <<EOF\nhi\nEOF\\\n\nrm victim.txt\nEOF", tool: "bash"},
+		{command: "cat <<\"E\\\"F\"\nx\nE\"F\nrm victim.txt\nE\\\"F", tool: "bash"},
+		{command: "cat <<$'E\\x4fF'\nx\nEOF\nrm victim.txt\nE\\x4fF", tool: "bash"},
+		{command: "x=$(cat <<EOF\nEOF)\nrm victim.txt\nEOF\n)", tool: "bash"},
+		{command: "x=$(cat <<'EOF'\nEOF)\nrm victim.txt\nEOF\n)", tool: "bash"},
+	} {
+		t.Run(tc.command, func(t *testing.T) { tc.check(t) })
+	}
+	// Here-documents bash and the parser end alike stay allowed.
+	r := newRealBash(t, "", "")
+	for _, command := range []string{
+		"cat <<EOF > x.sh\nls \\\n  -la\nEOF\necho ok",
+		"cat <<'EOF' > x.sh\nls \\\nEOF\necho ok",
+		"cat <<-EOF\n\thi\n\tEOF",
+		"cat << \"PYEOF\" > a.py\nprint(1)\nPYEOF",
+		"cat <<E\"OF\"\nx\nEOF",
+		"x=$(cat <<EOF\nhi\nEOF\n)",
+	} {
+		if d := r.decide(command); d.Decision != Allow {
+			t.Errorf("%q: decision %+v, want allow", command, d)
+		}
+	}
+}
+
 // attack is a command that deletes victim.txt when real bash runs it, and
 // that gate must deny under exclude rm.
 type attack struct {

@@ -203,6 +203,9 @@ func parseBash(src string) (*syntax.File, string, error) {
 			return nil, src, err
 		}
 		if len(cuts) == 0 {
+			if err := heredocsAgree(file, src); err != nil {
+				return nil, src, err
+			}
 			return file, src, nil
 		}
 		var b strings.Builder
@@ -233,6 +236,135 @@ func unclosedHeredoc(err error) (string, bool) {
 	}
 	delim, ok = strings.CutSuffix(delim, "`")
 	return delim, ok && delim != "" && !strings.ContainsAny(delim, "\n`")
+}
+
+// heredocsAgree rejects here-documents whose end bash may find on another
+// line than the parser: everything between the two ends would be read as
+// data by one and run as commands by the other. Bash joins a line ending
+// in a backslash with the next before it compares it with an unquoted
+// delimiter (E\<newline>OF ends <<EOF), removes backslashes inside a
+// double-quoted delimiter and decodes $'...', and inside $( ) also ends
+// the document at a line that starts with the delimiter and a ")".
+// Delimiters are read in simple forms only (EOF, 'EOF', "EOF", \EOF).
+func heredocsAgree(file *syntax.File, src string) error {
+	var bad error
+	syntax.Walk(file, func(n syntax.Node) bool {
+		r, ok := n.(*syntax.Redirect)
+		if !ok || bad != nil || (r.Op != syntax.Hdoc && r.Op != syntax.DashHdoc) || r.Word == nil {
+			return bad == nil
+		}
+		fail := func(off int, msg string) {
+			line := strings.Count(src[:min(max(off, 0), len(src))], "\n") + 1
+			bad = &ParseError{Line: line, Message: msg}
+		}
+		ws, we := int(r.Word.Pos().Offset()), int(r.Word.End().Offset())
+		if ws < 0 || we > len(src) || ws >= we {
+			fail(0, "a here-document whose delimiter cannot be located")
+			return false
+		}
+		delim, ok := simpleDelimiter(src[ws:we])
+		if !ok {
+			fail(ws, "here-document delimiter "+clip(src[ws:we])+": gate reads delimiters only as EOF, 'EOF', \"EOF\" or \\EOF, where bash and the parser agree on where the document ends")
+			return false
+		}
+		quoted := quotedDelimiter(r.Word)
+		body, bodyStart := "", we
+		if r.Hdoc != nil {
+			bs, be := int(r.Hdoc.Pos().Offset()), int(r.Hdoc.End().Offset())
+			if bs < 0 || be > len(src) || bs > be {
+				fail(ws, "a here-document whose text cannot be located")
+				return false
+			}
+			body, bodyStart = src[bs:be], bs
+		}
+		ends := func(line string) bool {
+			t := line
+			if r.Op == syntax.DashHdoc {
+				t = strings.TrimLeft(line, "\t")
+			}
+			return t == delim || strings.HasPrefix(t, delim+")")
+		}
+		lines := strings.SplitAfter(body, "\n")
+		for len(lines) > 0 && lines[len(lines)-1] == "" {
+			lines = lines[:len(lines)-1]
+		}
+		// The parser's text of the document ends with its delimiter line.
+		if n := len(lines); n > 0 {
+			last := strings.TrimSuffix(lines[n-1], "\n")
+			if r.Op == syntax.DashHdoc {
+				last = strings.TrimLeft(last, "\t")
+			}
+			if last == delim {
+				lines = lines[:n-1]
+			}
+		}
+		pending, joined := "", false
+		off := bodyStart
+		for _, l := range lines {
+			line := strings.TrimSuffix(l, "\n")
+			if !quoted && strings.HasSuffix(l, "\n") && oddBackslashes(line) {
+				pending += strings.TrimSuffix(line, "\\")
+				joined = true
+				off += len(l)
+				continue
+			}
+			logical := pending + line
+			if ends(logical) || (joined && ends(strings.TrimLeft(line, "\t"))) {
+				fail(off, "bash may end the here-document <<"+delim+" at this line, before the parser does")
+				return false
+			}
+			pending, joined = "", false
+			off += len(l)
+		}
+		if joined {
+			fail(off, "the here-document <<"+delim+" ends with a backslash-newline, which bash joins with the delimiter line")
+			return false
+		}
+		return true
+	})
+	return bad
+}
+
+// simpleDelimiter returns the delimiter of a here-document written as a
+// plain word (letters, digits and a few punctuation characters), with
+// quotes around all or part of it, or after one backslash: no backslash,
+// dollar or backquote inside quotes.
+func simpleDelimiter(raw string) (string, bool) {
+	plain := func(s string) bool {
+		if s == "" {
+			return false
+		}
+		for _, c := range s {
+			if !(c == '_' || c == '-' || c == '\r' || c == '.' || c == '+' || c == ':' || c == '@' || c == '%' || c == ',' || c == '/' || c == '=' ||
+				(c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) {
+				return false
+			}
+		}
+		return true
+	}
+	if plain(raw) {
+		return raw, true
+	}
+	if len(raw) >= 2 && raw[0] == '\\' && plain(raw[1:]) {
+		return raw[1:], true
+	}
+	// Quotes around all or part of it (E"OF", 'EOF'): bash removes them.
+	if strings.Count(raw, "'")%2 == 0 && strings.Count(raw, `"`)%2 == 0 {
+		if d := strings.NewReplacer("'", "", `"`, "").Replace(raw); plain(d) {
+			return d, true
+		}
+	}
+	return "", false
+}
+
+// oddBackslashes reports whether line ends with an odd number of
+// backslashes: its last one escapes the newline.
+func oddBackslashes(line string) bool {
+	n := 0
+	for i := len(line) - 1; i >= 0 && line[i] == '\\'; i-- {
+		n++
+	}
+	return n%2 == 1
 }
 
 // droppedContinuations returns the offsets of backslash-newline pairs that

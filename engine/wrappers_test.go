@@ -25,6 +25,13 @@ func TestWrapperAttacksRealBash(t *testing.T) {
 		{"less '+!rm victim.txt' victim.txt", "", ""},
 		{"LESS='+!rm victim.txt' less victim.txt", "", ""},
 		{"dc -e '!rm victim.txt'", "dc", ""},
+		// Long options abbreviated as getopt_long and git accept them.
+		{"tar --checkpoint=1 --checkpoint-act=exec='rm victim.txt' -cf /dev/null /etc/hostname", "tar", ""},
+		{"printf 'hello\\n' > h.txt && git grep --no-index --open-files='rm victim.txt' hello h.txt", "git", ""},
+		// make expands variable definitions it is given.
+		{"make -f /dev/null 'X:=$(shell rm victim.txt)'", "make", ""},
+		{"MAKEFLAGS='X:=$(shell rm victim.txt)' make -f /dev/null", "make", ""},
+		{"TAR_OPTIONS=\"--to-command='rm victim.txt'\" tar -cf /dev/null /etc/hostname; tar -cf x.tar /etc/hostname 2>/dev/null; TAR_OPTIONS=\"--to-command='rm victim.txt'\" tar -xf x.tar", "tar", ""},
 		{"parallel ::: 'rm victim.txt'", "parallel", ""},
 		{"echo victim.txt | parallel rm", "parallel", ""},
 		{"git submodule foreach --recursive 'rm victim.txt'", "", ""},

@@ -174,6 +174,10 @@ type ProgramSpec struct {
 	// program runs (npm run reads package.json, make reads Makefile): one
 	// written earlier in the same command is unprovable.
 	ConfigFiles []string `json:"config_files,omitempty"`
+	// VarOperands marks programs whose NAME=VALUE operands define variables
+	// whose values they may expand as code or run as commands (make
+	// 'X:=$(shell cmd)', make COMPILE.c=cmd).
+	VarOperands bool `json:"var_operands,omitempty"`
 	// StdinScript is set for programs that run a shell script read from
 	// stdin later (at, batch).
 	StdinScript *StdinScriptSpec `json:"stdin_script,omitempty"`
@@ -503,6 +507,45 @@ func (p *ProgramSpec) knowsOption(opt string) bool {
 	}
 	_, ok := p.OptionAliases[opt]
 	return ok
+}
+
+// expandLong returns the long option of the entry that opt abbreviates, as
+// getopt_long and git's option parser accept any unambiguous prefix of a
+// long option (tar --to-comm, git pull --upload-pa): opt itself when the
+// entry knows it, or when it is the prefix of none or of several.
+func (p *ProgramSpec) expandLong(opt string) string {
+	if p == nil || len(opt) < 3 {
+		return opt
+	}
+	found := ""
+	for _, list := range [][]string{p.OptionsWithValue, p.Flags, p.ScriptOptions, p.ConfigOptions, p.ExpandOptions, p.ProgramFileOptions} {
+		for _, o := range list {
+			switch {
+			case o == opt:
+				return opt
+			case strings.HasPrefix(o, "--") && strings.HasPrefix(o, opt) && o != found:
+				if found != "" {
+					return opt // ambiguous: the program refuses it
+				}
+				found = o
+			}
+		}
+	}
+	for o := range p.OptionAliases {
+		switch {
+		case o == opt:
+			return opt
+		case strings.HasPrefix(o, "--") && strings.HasPrefix(o, opt) && o != found:
+			if found != "" {
+				return opt
+			}
+			found = o
+		}
+	}
+	if found == "" {
+		return opt
+	}
+	return found
 }
 
 // canonicalOption maps an option to its canonical spelling using the

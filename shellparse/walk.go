@@ -647,6 +647,9 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 		}
 	}
 	w.writes(seg, words, spec, sc)
+	if spec.VarOperands {
+		w.varOperands(seg, words, sc)
+	}
 	if spec.DefinesAliases {
 		for _, i := range sc.operands {
 			if words[i].Dynamic || strings.Contains(words[i].Value, "=") {
@@ -914,6 +917,9 @@ func optionNames(v string, spec *ProgramSpec) ([]string, string, bool) {
 	}
 	if strings.HasPrefix(v, "--") || (spec != nil && spec.LongSingleDash) {
 		name, val, ok := strings.Cut(v, "=")
+		if strings.HasPrefix(name, "--") {
+			name = spec.expandLong(name)
+		}
 		return []string{name}, val, ok
 	}
 	// A multi-letter option spelled with one dash that the entry lists
@@ -932,6 +938,51 @@ func optionNames(v string, spec *ProgramSpec) ([]string, string, bool) {
 	return names, "", false
 }
 
+// varOperands reads the NAME=VALUE operands of a program that defines
+// variables from them (make): a value with expansions ($(shell cmd),
+// `cmd`) is code; a plain one may be a command the program runs
+// (COMPILE.c=rm), read as the commands an unknown wrapper may run.
+func (w *walker) varOperands(seg *Segment, words []wordInfo, sc *scanResult) {
+	for _, i := range sc.operands {
+		wd := words[i]
+		name, val, ok := strings.Cut(wd.Value, "=")
+		name = strings.TrimRight(name, ":+?!")
+		if !ok || name == "" || !plainVarName(strings.Trim(name, `"'`)) {
+			continue
+		}
+		switch {
+		case wd.Dynamic:
+			seg.addFinding(FindDynamicScript, seg.Program+" is given a variable definition not known statically: "+clip(wd.Value))
+		case strings.ContainsAny(val, "$`"):
+			seg.addFinding(FindInlineCode, seg.Program+" is given the variable "+name+" with text it expands, where functions such as $(shell ...) run commands: "+clip(val))
+		case val != "":
+			w.maybeRuns(seg, []wordInfo{words[0], {Word: Word{Value: val}}})
+		}
+	}
+}
+
+// plainVarName reports whether s is a make variable name (letters, digits,
+// and . _ -).
+func plainVarName(s string) bool {
+	for _, c := range s {
+		if !(c == '.' || c == '_' || c == '-' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// plainOptionName reports whether name is an option name as written, with
+// no quotes or expansions in it.
+func plainOptionName(name string) bool {
+	for _, c := range name {
+		if !(c == '-' || c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) {
+			return false
+		}
+	}
+	return true
+}
+
 // scan reads argv with known option arity (options of unknown arity take no
 // value), GNU style: options may follow operands until "--".
 func scan(words []wordInfo, spec *ProgramSpec) *scanResult {
@@ -941,6 +992,16 @@ func scan(words []wordInfo, spec *ProgramSpec) *scanResult {
 		wd := words[i]
 		if wd.Dynamic {
 			s.operands = append(s.operands, i)
+			// --opt=$X is the option --opt with a value known at run
+			// time (it stays an operand too: $X may split into more).
+			if name, val, ok := strings.Cut(wd.Value, "="); ok && !endOpts && strings.HasPrefix(name, "--") && plainOptionName(name) {
+				names, _, _ := optionNames(name, spec)
+				for _, n := range names {
+					s.options = append(s.options, spec.canonicalOption(n))
+				}
+				last := names[len(names)-1]
+				s.values[last] = append(s.values[last], Word{Value: val, Dynamic: true})
+			}
 			continue
 		}
 		if !endOpts && wd.Value == "--" {

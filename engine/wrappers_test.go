@@ -28,6 +28,14 @@ func TestWrapperAttacksRealBash(t *testing.T) {
 		// Long options abbreviated as getopt_long and git accept them.
 		{"tar --checkpoint=1 --checkpoint-act=exec='rm victim.txt' -cf /dev/null /etc/hostname", "tar", ""},
 		{"printf 'hello\\n' > h.txt && git grep --no-index --open-files='rm victim.txt' hello h.txt", "git", ""},
+		// sed scripts are proven to hold no e, w or W, whatever the address
+		// or delimiter.
+		{"sed -n '0~1e rm victim.txt' victim.txt", "sed", ""},
+		{"sed -n '/v/I e rm victim.txt' victim.txt", "sed", ""},
+		{"sed -n '\\,v, e rm victim.txt' victim.txt", "sed", ""},
+		{"sed 's=v=rm victim.txt=e' victim.txt", "sed", ""},
+		{"sed 's v rm\\ victim.txt e' victim.txt", "sed", ""},
+		{"sed 's/[/]*v/rm victim.txt/e' victim.txt", "sed", ""},
 		// make expands variable definitions it is given.
 		{"make -f /dev/null 'X:=$(shell rm victim.txt)'", "make", ""},
 		{"MAKEFLAGS='X:=$(shell rm victim.txt)' make -f /dev/null", "make", ""},

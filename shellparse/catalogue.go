@@ -290,8 +290,9 @@ type InlineCodeSpec struct {
 	// pkg/__main__.py, unprovable when the command writes one first.
 	ModuleOptions []string `json:"module_options,omitempty"`
 	// Prover names a check of the code gate knows ("python": one-liners
-	// that only print, compute and read standard input, see python.go):
-	// code it proves inert is not a finding.
+	// that only print, compute and read standard input, see python.go;
+	// "sed": scripts with no e, w or W, see sed.go): code it proves inert
+	// is not a finding.
 	Prover string `json:"prover,omitempty"`
 }
 

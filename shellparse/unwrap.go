@@ -572,6 +572,12 @@ func (w *walker) inlineCode(seg *Segment, words []wordInfo, spec *ProgramSpec, s
 				continue
 			}
 		}
+		if !v.Dynamic && ic.Prover == "sed" {
+			if !sedInert(v.Value) {
+				seg.addFinding(FindInlineCode, seg.Program+" runs a script that gate cannot prove runs no command and writes no file: "+clip(v.Value))
+			}
+			continue
+		}
 		switch {
 		case v.Dynamic:
 			seg.addFinding(FindInlineCode, seg.Program+" runs code that is not known statically")

@@ -36,6 +36,17 @@ func TestWrapperAttacksRealBash(t *testing.T) {
 		{"sed 's=v=rm victim.txt=e' victim.txt", "sed", ""},
 		{"sed 's v rm\\ victim.txt e' victim.txt", "sed", ""},
 		{"sed 's/[/]*v/rm victim.txt/e' victim.txt", "sed", ""},
+		// Programs that find and run the code the command just wrote.
+		{"printf 'package main\\nimport \"os\"\\nfunc main(){ os.Remove(\"victim.txt\") }\\n' > main.go && printf 'module m\\n' > go.mod && go run .", "go", ""},
+		{"printf 'import os\\nos.remove(\"victim.txt\")\\n' > __main__.py && python3 .", "python3", ""},
+		{"for i in 1 2; do python3 x.py; echo 'import os; os.remove(\"victim.txt\")' > x.py; done", "python3", ""},
+		{"python3 -m timeit -n1 -r1 '__import__(\"os\").remove(\"victim.txt\")'", "python3", ""},
+		{"python3 -m code <<< 'import os; os.remove(\"victim.txt\")'", "python3", ""},
+		{"sqlite3 :memory: 'select 1' \".once '|rm victim.txt'\" 'select 2'", "sqlite3", ""},
+		{"perl '-Mstrict;BEGIN{unlink q(victim.txt)}' /dev/null", "perl", ""},
+		{"awk 'BEGIN{ system\\\n(\"rm victim.txt\") }'", "awk", ""},
+		{"m4 <<< 'syscmd(rm victim.txt)'", "m4", ""},
+		{"printf 'file(REMOVE victim.txt)\\n' > x.cmake && cmake -P x.cmake", "cmake", ""},
 		// make expands variable definitions it is given.
 		{"make -f /dev/null 'X:=$(shell rm victim.txt)'", "make", ""},
 		{"MAKEFLAGS='X:=$(shell rm victim.txt)' make -f /dev/null", "make", ""},

@@ -62,6 +62,12 @@ type Catalogue struct {
 	// their MaybeRuns start after the first of these words, and there are
 	// none without one (docker rm NAME).
 	SubcommandWrappers map[string][]string `json:"subcommand_wrappers"`
+	// ProjectRunners maps programs that find and run code in the working
+	// directory by themselves (go test, cargo build, npm test, pytest,
+	// make, node .) to the names or name endings of such files (".go",
+	// "Makefile"): one the command writes before running them is
+	// unprovable.
+	ProjectRunners map[string][]string `json:"project_runners"`
 
 	inlineRe map[string]*regexp.Regexp
 	// sets of the lists above, made by Validate: membership is asked for
@@ -174,6 +180,10 @@ type ProgramSpec struct {
 	// program runs (npm run reads package.json, make reads Makefile): one
 	// written earlier in the same command is unprovable.
 	ConfigFiles []string `json:"config_files,omitempty"`
+	// EditsConfig lists subcommands (words, "pkg set") after which the
+	// program rewrites its ConfigFiles (npm pkg set scripts.test=CMD): a
+	// later run of the program runs what they now hold.
+	EditsConfig []string `json:"edits_config,omitempty"`
 	// VarOperands marks programs whose NAME=VALUE operands define variables
 	// whose values they may expand as code or run as commands (make
 	// 'X:=$(shell cmd)', make COMPILE.c=cmd).
@@ -266,6 +276,9 @@ type InlineCodeSpec struct {
 	// Stdin means that without a script operand the interpreter reads its
 	// program from stdin.
 	Stdin bool `json:"stdin,omitempty"`
+	// OperandsFrom makes every operand from OperandIndex on code, not only
+	// that one (sqlite3 DB SQL... runs each).
+	OperandsFrom bool `json:"operands_from,omitempty"`
 	// OperandIndex is the operand that is code when Operand is set
 	// (sqlite3 DB SQL: 1).
 	OperandIndex int `json:"operand_index,omitempty"`
@@ -289,6 +302,10 @@ type InlineCodeSpec struct {
 	// pkg.mod): the files it is read from are pkg.py, pkg/__init__.py and
 	// pkg/__main__.py, unprovable when the command writes one first.
 	ModuleOptions []string `json:"module_options,omitempty"`
+	// CodeModules are modules (or packages: all their modules) of the
+	// standard library that run code given in their arguments or standard
+	// input (python3 -m timeit CODE, -m code, -m pdb): inline code.
+	CodeModules []string `json:"code_modules,omitempty"`
 	// Prover names a check of the code gate knows ("python": one-liners
 	// that only print, compute and read standard input, see python.go;
 	// "sed": scripts with no e, w or W, see sed.go): code it proves inert

@@ -653,6 +653,35 @@ func (w *walker) newSegment(c *ctx, kind string) *Segment {
 	return seg
 }
 
+// loop walks the body of a loop, which bash may run more than once: when
+// it writes files, it is walked again, so that what runs a file written
+// later in the body (for i in 1 2; do python3 x.py; echo ... > x.py;
+// done) is seen as the second round runs it. The second walk only adds
+// findings to the first one's segments.
+func (w *walker) loop(walk func()) {
+	first, names := len(w.prog.Segments), len(w.written)
+	walk()
+	if w.stop != nil || (len(w.written) == names && !w.overflow) {
+		return
+	}
+	end := len(w.prog.Segments)
+	walk()
+	if w.stop != nil {
+		return
+	}
+	again := w.prog.Segments[end:]
+	w.prog.Segments = w.prog.Segments[:end]
+	if len(again) != end-first {
+		w.prog.Segments[max(first, end-1)].addFinding(FindScriptFile, "a loop that writes files reads differently the second time round")
+		return
+	}
+	for i, s := range again {
+		for _, f := range s.Findings {
+			w.prog.Segments[first+i].addFinding(f.Code, f.Message)
+		}
+	}
+}
+
 func (seg *Segment) addFinding(code, msg string) {
 	for _, f := range seg.Findings {
 		if f.Code == code && f.Message == msg {
@@ -880,8 +909,10 @@ func (w *walker) command(cmd syntax.Command, c *ctx) {
 		}
 		mark := c.cwd.changes
 		lc := c.with(name)
-		w.stmts(x.Cond, lc)
-		w.stmts(x.Do, lc)
+		w.loop(func() {
+			w.stmts(x.Cond, lc)
+			w.stmts(x.Do, lc)
+		})
 		c.cwd.uncertainAfter(mark)
 	case *syntax.ForClause:
 		mark := c.cwd.changes
@@ -913,7 +944,7 @@ func (w *walker) command(cmd syntax.Command, c *ctx) {
 				w.arithm(e, lc.with("arith"), owner)
 			}
 		}
-		w.stmts(x.Do, lc)
+		w.loop(func() { w.stmts(x.Do, lc) })
 		c.cwd.uncertainAfter(mark)
 	case *syntax.CaseClause:
 		mark := c.cwd.changes

@@ -519,6 +519,9 @@ func (w *walker) inlineCode(seg *Segment, words []wordInfo, spec *ProgramSpec, s
 		for _, v := range sc.values[o] {
 			if contains(ic.ModuleOptions, o) && !v.Dynamic {
 				w.moduleFile(seg, v.Value, seg.Program+" "+o)
+				if contains(ic.CodeModules, v.Value) || contains(ic.CodeModules, strings.SplitN(v.Value, ".", 2)[0]) {
+					seg.addFinding(FindInlineCode, seg.Program+" "+o+" "+v.Value+" runs code given in its arguments or standard input")
+				}
 				continue
 			}
 			w.programFile(seg, v, seg.Program+" "+o, c)
@@ -527,6 +530,11 @@ func (w *walker) inlineCode(seg *Segment, words []wordInfo, spec *ProgramSpec, s
 	idx := ic.OperandIndex
 	if ic.Operand && !fileGiven && len(code) == 0 && len(sc.operands) > idx {
 		code = append(code, words[sc.operands[idx]].Word)
+		if ic.OperandsFrom {
+			for _, i := range sc.operands[idx+1:] {
+				code = append(code, words[i].Word)
+			}
+		}
 	}
 	if ic.OperandPrefix != "" {
 		for _, i := range sc.operands {
@@ -583,7 +591,9 @@ func (w *walker) inlineCode(seg *Segment, words []wordInfo, spec *ProgramSpec, s
 			seg.addFinding(FindInlineCode, seg.Program+" runs code that is not known statically")
 		case re == nil:
 			seg.addFinding(FindInlineCode, seg.Program+" runs inline code, which gate cannot check: "+clip(v.Value))
-		case re.MatchString(stripStrings(v.Value, ic.StripStrings)):
+		case re.MatchString(stripStrings(v.Value, ic.StripStrings)) || re.MatchString(stripStrings(strings.ReplaceAll(v.Value, "\\\n", ""), ic.StripStrings)):
+			// (awk and others join a line ending in a backslash with the
+			// next: system\<newline>("cmd"))
 			seg.addFinding(FindInlineCode, seg.Program+" runs inline code that can run commands: "+clip(v.Value))
 		}
 	}
@@ -659,6 +669,15 @@ func (w *walker) moduleFile(seg *Segment, module, via string) {
 			seg.addFinding(FindInlineCode, via+" runs the module "+module+", which this command writes first ("+f+")")
 			return
 		}
+	}
+	// A module that finds and runs the project's code (-m pytest, -m
+	// unittest, -m pip) as the program of its name does.
+	endings := w.p.cat.ProjectRunners[top]
+	if spec := w.p.cat.program(top); spec != nil {
+		endings = append(append([]string{}, endings...), spec.ConfigFiles...)
+	}
+	if f, ok := w.writtenEnding(endings); ok {
+		seg.addFinding(FindScriptFile, via+" "+module+" finds and runs code such as "+f+", which this command writes first")
 	}
 }
 

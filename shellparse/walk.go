@@ -620,6 +620,10 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 	}
 	w.recordContent(seg, words, stdinLit)
 	defer w.recordWrites(seg, spec)
+	if !seg.FunctionCall {
+		// After the other checks, which may name the file already.
+		defer w.projectRunner(seg)
+	}
 	if !seg.FunctionCall && w.p.cat.Extractor(seg.Program) {
 		w.extracts(seg, words)
 	}
@@ -649,6 +653,13 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 	w.writes(seg, words, spec, sc)
 	if spec.VarOperands {
 		w.varOperands(seg, words, sc)
+	}
+	for _, form := range spec.EditsConfig {
+		if operandsStartWith(words, sc, strings.Fields(form)) {
+			for _, f := range spec.ConfigFiles {
+				w.noteWritten(f)
+			}
+		}
 	}
 	if spec.DefinesAliases {
 		for _, i := range sc.operands {
@@ -750,6 +761,7 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 			seg.addFinding(FindScriptFile, seg.Program+" runs code from "+f+", which this command writes first")
 		}
 	}
+
 	if spec.StdinScript != nil {
 		w.stdinScript(seg, spec, sc, c, stdinLit)
 	}
@@ -830,6 +842,39 @@ func (w *walker) noteWritten(p string) {
 // that a cd between the write and the use does not hide it.
 func (w *walker) wasWritten(p string) bool {
 	return p != "" && w.written[path.Base(path.Clean(p))]
+}
+
+// projectRunner reports a program that finds and runs code in the working
+// directory by itself after the command wrote such a file, unless a finding
+// already says that the segment runs code this command writes.
+func (w *walker) projectRunner(seg *Segment) {
+	for _, f := range seg.Findings {
+		if f.Code == FindScriptFile || f.Code == FindInlineCode {
+			return
+		}
+	}
+	if f, ok := w.writtenEnding(w.p.cat.ProjectRunners[seg.Program]); ok {
+		seg.addFinding(FindScriptFile, seg.Program+" finds and runs code such as "+f+", which this command writes first")
+	}
+}
+
+// writtenEnding returns a file name written earlier in the command that
+// ends with one of endings (all of them when gate stopped counting).
+func (w *walker) writtenEnding(endings []string) (string, bool) {
+	if len(endings) == 0 {
+		return "", false
+	}
+	if w.overflow {
+		return "(more files than gate counts)", true
+	}
+	for name := range w.written {
+		for _, e := range endings {
+			if strings.HasSuffix(name, e) {
+				return name, true
+			}
+		}
+	}
+	return "", false
 }
 
 // maxWritten bounds the file names remembered as written by one command.
@@ -936,6 +981,24 @@ func optionNames(v string, spec *ProgramSpec) ([]string, string, bool) {
 		}
 	}
 	return names, "", false
+}
+
+// operandsStartWith reports whether the operands begin with form's words
+// (or one of them is not known statically).
+func operandsStartWith(words []wordInfo, sc *scanResult, form []string) bool {
+	for k, f := range form {
+		if k >= len(sc.operands) {
+			return false
+		}
+		wd := words[sc.operands[k]]
+		if wd.Dynamic {
+			return true
+		}
+		if wd.Value != f {
+			return false
+		}
+	}
+	return true
 }
 
 // varOperands reads the NAME=VALUE operands of a program that defines

@@ -47,6 +47,17 @@ func TestWrapperAttacksRealBash(t *testing.T) {
 		{"awk 'BEGIN{ system\\\n(\"rm victim.txt\") }'", "awk", ""},
 		{"m4 <<< 'syscmd(rm victim.txt)'", "m4", ""},
 		{"printf 'file(REMOVE victim.txt)\\n' > x.cmake && cmake -P x.cmake", "cmake", ""},
+		// git runs what a repository the command configures holds, and
+		// helpers given as option values.
+		{"git init -q --bare x && printf '[alias]\\n\\tst = !rm ../victim.txt\\n' >> x/config && git -C x st", "git", ""},
+		{"git init -q --bare x && printf '[alias]\\n\\tst = !rm victim.txt\\n' >> x/config && git --git-dir=x st", "git", ""},
+		{"git init -q && git fetch-pack --upload-pack='rm victim.txt' .", "git", ""},
+		{"git init -q && git ls-remote --upload-pa='rm victim.txt' .", "git", ""},
+		{"git init -q && cp /bin/rm git-foo && git --exec-path=. foo victim.txt", "git", ""},
+		{"printf 'connect git-upload-pack\\n' | git remote-ext . 'rm victim.txt'", "git", ""},
+		{"git --work-tree=.git reset -q --hard", "", ""},
+		{"git checkout-index --prefix=.git/ -a", "", ""},
+		{"git archive --prefix=.git/ HEAD hooks | tar x", "", ""},
 		// make expands variable definitions it is given.
 		{"make -f /dev/null 'X:=$(shell rm victim.txt)'", "make", ""},
 		{"MAKEFLAGS='X:=$(shell rm victim.txt)' make -f /dev/null", "make", ""},

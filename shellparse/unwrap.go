@@ -720,6 +720,29 @@ func (w *walker) execActions(seg *Segment, words []wordInfo, spec *ProgramSpec, 
 
 // git unwraps commands that git runs because of its configuration: -c
 // KEY=VALUE with command keys, aliases, and subcommands that run scripts.
+// gitPlanted are file names through which git runs code: a repository's
+// config and hooks, and a .git file naming another repository.
+var gitPlanted = map[string]bool{
+	"config": true, "config.worktree": true, ".git": true, ".gitconfig": true,
+	"applypatch-msg": true, "pre-applypatch": true, "post-applypatch": true, "pre-commit": true,
+	"pre-merge-commit": true, "prepare-commit-msg": true, "commit-msg": true, "post-commit": true,
+	"pre-rebase": true, "post-checkout": true, "post-merge": true, "pre-push": true,
+	"pre-receive": true, "update": true, "proc-receive": true, "post-receive": true,
+	"post-update": true, "reference-transaction": true, "push-to-checkout": true, "pre-auto-gc": true,
+	"post-rewrite": true, "sendemail-validate": true, "fsmonitor-watchman": true, "p4-changelist": true,
+	"p4-prepare-changelist": true, "p4-post-changelist": true, "p4-pre-submit": true, "post-index-change": true,
+}
+
+// inGitDir reports whether a path given to git is .git or inside it (or not
+// known statically).
+func inGitDir(v Word) bool {
+	if v.Dynamic {
+		return strings.Contains(v.Value, ".git")
+	}
+	p := path.Clean(strings.TrimPrefix(v.Value, "./"))
+	return p == ".git" || strings.HasPrefix(p, ".git/") || strings.HasSuffix(p, "/.git") || strings.Contains(p, "/.git/")
+}
+
 func (w *walker) git(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scanResult, c *ctx) {
 	gs := spec.Git
 	aliases := map[string]Word{}
@@ -738,6 +761,12 @@ func (w *walker) git(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scan
 			attached = true
 		}
 		i++
+		switch {
+		case last == "--exec-path" && attached:
+			seg.addFinding(FindGitConfigCode, "git --exec-path=DIR runs its subcommands from DIR")
+		case (last == "-C" || last == "--work-tree") && attached && inGitDir(value):
+			seg.addFinding(FindGitConfigCode, "git "+last+" "+value.Value+" works inside .git, where what it writes lands in hooks and config")
+		}
 		if !attached || !contains(gs.ConfigOptions, last) {
 			if last == "--config-env" {
 				seg.addFinding(FindGitConfigCode, "git --config-env takes configuration from the environment")
@@ -754,9 +783,28 @@ func (w *walker) git(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scan
 	if i >= len(words) {
 		return
 	}
+	// A repository configuration or hook this command wrote (in a bare
+	// repository it made, a --git-dir, a gitdir file) is what git runs.
+	if f, ok := w.writtenName(gitPlanted); ok {
+		seg.addFinding(FindGitConfigCode, "git may read configuration or run hooks from "+f+", which this command writes first")
+	}
 	sub := words[i]
 	if sub.Dynamic {
 		return // the subcommand is unknown: Path is cut there
+	}
+	for k := i + 1; k < len(words); k++ {
+		// --prefix=.git/ (checkout-index, archive, read-tree) puts what
+		// git writes inside .git.
+		wd := words[k]
+		if v, ok := strings.CutPrefix(wd.Value, "--prefix="); ok && inGitDir(Word{Value: v, Dynamic: wd.Dynamic}) {
+			seg.addFinding(FindGitConfigCode, "git "+sub.Value+" "+wd.Value+" writes inside .git, where hooks and config live")
+		} else if wd.Value == "--prefix" && k+1 < len(words) && inGitDir(words[k+1].Word) {
+			seg.addFinding(FindGitConfigCode, "git "+sub.Value+" --prefix "+words[k+1].Value+" writes inside .git, where hooks and config live")
+		}
+	}
+	if (sub.Value == "remote-ext" || sub.Value == "remote-fd") && len(words) > i+2 {
+		// git remote-ext REMOTE CMD runs CMD as its transport.
+		w.scriptWord(words[i+2].Word, seg, "git "+sub.Value, c, false)
 	}
 	// ext::CMD ARGS is a remote whose transport is a local command (git
 	// runs it where protocol.ext.allow lets it): % escapes a space.

@@ -625,7 +625,7 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 		defer w.projectRunner(seg)
 	}
 	if !seg.FunctionCall && w.p.cat.Extractor(seg.Program) {
-		w.extracts(seg, words)
+		w.extracts(seg, words, c)
 	}
 	if !seg.FunctionCall && seg.ProgramPath == "" {
 		switch seg.Program {
@@ -856,6 +856,20 @@ func (w *walker) projectRunner(seg *Segment) {
 	if f, ok := w.writtenEnding(w.p.cat.ProjectRunners[seg.Program]); ok {
 		seg.addFinding(FindScriptFile, seg.Program+" finds and runs code such as "+f+", which this command writes first")
 	}
+}
+
+// writtenName returns a file name written earlier in the command that is
+// among names (one when gate stopped counting).
+func (w *walker) writtenName(names map[string]bool) (string, bool) {
+	if w.overflow {
+		return "(more files than gate counts)", true
+	}
+	for name := range w.written {
+		if names[name] {
+			return name, true
+		}
+	}
+	return "", false
 }
 
 // writtenEnding returns a file name written earlier in the command that
@@ -1453,7 +1467,12 @@ func (w *walker) maybeRuns(seg *Segment, words []wordInfo) {
 // extracts marks the writes of an extractor unknown when a file it may read
 // (an argument, or a file redirected to its input) is written earlier in the
 // same command: the names inside it are only known at run time.
-func (w *walker) extracts(seg *Segment, words []wordInfo) {
+func (w *walker) extracts(seg *Segment, words []wordInfo, c *ctx) {
+	if dir := strings.Join(c.cwd.dirs, "/"); c.cwd.unknown || (dir != "" && inGitDir(Word{Value: dir})) {
+		// cd .git && tar xf -: the members land inside .git.
+		seg.Writes = append(seg.Writes, Word{Value: "the files it extracts in a directory known only at run time or inside .git", Dynamic: true})
+		return
+	}
 	var read []string
 	for _, wd := range words[1:] {
 		if !wd.Dynamic {

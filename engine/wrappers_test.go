@@ -262,6 +262,14 @@ func TestPlantsHook(t *testing.T) {
 		{"mkdir -p t/hooks && printf '#!/bin/sh\\n' > t/hooks/post-checkout && cd t && zip -qr ../x.zip hooks && cd .. && unzip -qo x.zip -d .git", CodePathUnknown, []string{"zip", "unzip"}, ""},
 		{"mkdir -p t && printf '#!/bin/sh\\n' > t/post-checkout && rsync -a t/ .git/hooks/", CodePathProtected, []string{"rsync"}, ""},
 		{"mkdir -p .git/hooks && printf '#!/bin/sh\\n' | sponge .git/hooks/post-checkout", CodePathProtected, []string{"sponge"}, ""},
+		{"echo '#!/bin/sh' >& .git/hooks/post-checkout", CodePathProtected, nil, "mkdir -p .git/hooks"},
+		{"printf '#!/bin/sh\\n' > h && uniq h .git/hooks/post-checkout", CodePathProtected, []string{"uniq"}, "mkdir -p .git/hooks"},
+		{"xxd -r - .git/hooks/post-checkout <<< '00000000: 2321'", CodePathProtected, []string{"xxd"}, "mkdir -p .git/hooks"},
+		{"strace -o .git/hooks/post-checkout true", CodePathProtected, []string{"strace"}, "mkdir -p .git/hooks"},
+		{"awk 'BEGIN{print \"#!/bin/sh\" > \".git/hooks/post-checkout\"}'", CodeCommandUnprovable, []string{"awk"}, "mkdir -p .git/hooks"},
+		{"sqlite3 x.db \"vacuum into '.git/hooks/post-checkout'\"", CodeCommandUnprovable, []string{"sqlite3"}, "mkdir -p .git/hooks"},
+		{"GIT_TRACE=$PWD/.git/hooks/post-checkout git version", CodeCommandUnprovable, []string{"git"}, "mkdir -p .git/hooks"},
+		{"mkdir -p t/hooks && printf '#!/bin/sh\\n' > t/hooks/post-checkout && tar -C t -cf - hooks | (cd .git && tar xf -)", CodePathUnknown, []string{"tar"}, ""},
 	} {
 		t.Run(tc.command, func(t *testing.T) {
 			setup := tc.setup

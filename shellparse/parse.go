@@ -830,7 +830,15 @@ func (w *walker) redirects(rs []*syntax.Redirect) ([]Redirect, *string, bool) {
 		red.Target = v.Value
 		red.Dynamic = v.Dynamic
 		switch r.Op {
-		case syntax.DplIn, syntax.DplOut:
+		case syntax.DplOut:
+			// >& FILE (no descriptor before it, a word that is no
+			// descriptor number) sends stdout and stderr to FILE.
+			if red.FD == "" && (red.Dynamic || !dupTarget(red.Target)) {
+				red.Write = true
+				break
+			}
+			red.Dup = true
+		case syntax.DplIn:
 			red.Dup = true
 			if r.Op == syntax.DplIn && (red.FD == "" || red.FD == "0") {
 				hasStdin = true
@@ -853,6 +861,21 @@ func (w *walker) redirects(rs []*syntax.Redirect) ([]Redirect, *string, bool) {
 		out = append(out, red)
 	}
 	return out, lit, hasStdin
+}
+
+// dupTarget reports whether the word of >& names a descriptor (2, 3-)
+// or closes one (-).
+func dupTarget(t string) bool {
+	t = strings.TrimSuffix(t, "-")
+	if t == "" {
+		return true
+	}
+	for _, c := range t {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // quotedDelimiter reports whether a here-document delimiter is quoted, which

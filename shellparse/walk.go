@@ -420,7 +420,7 @@ func (w *walker) assign(a *syntax.Assign, seg *Segment, c *ctx, owner ownerFn) {
 // an assignment to name.
 func (w *walker) specialName(name string) bool {
 	cat := w.p.cat
-	return contains(cat.EnvCommands, name) || contains(cat.PromptVars, name) || name == "PATH" ||
+	return contains(cat.EnvCommands, name) || contains(cat.PromptVars, name) || name == "PATH" || strings.HasPrefix(name, "GIT_TRACE") ||
 		(matchAny(cat.EnvUnprovable, name) && !matchAny(cat.EnvInert, name))
 }
 
@@ -455,6 +455,9 @@ func (w *walker) specialVar(name string, v Word, seg *Segment, c *ctx) {
 	case name == "IFS" && w.prefixOfRead:
 		// IFS= read -r line: the assignment lasts for read only, and
 		// only changes how the line read is split.
+	case (name == "GIT_TRACE" || strings.HasPrefix(name, "GIT_TRACE_")) && (v.Dynamic || strings.ContainsAny(v.Value, "/.")):
+		// GIT_TRACE=1 traces to stderr; a path makes git write it.
+		seg.addFinding(FindEnvCode, name+"="+clip(v.Value)+" makes git write its trace to a file")
 	case matchAny(cat.EnvUnprovable, name) && !matchAny(cat.EnvInert, name):
 		seg.addFinding(FindEnvCode, "setting "+name+" changes which code runs in a way that cannot be checked")
 	}

@@ -136,15 +136,11 @@ func BenchmarkDecide(b *testing.B) {
 	}
 }
 
-// BenchmarkDecideExecColdCache times the exec-time decision of as (what cc
-// runs) with the CPU caches emptied before each one, as they are when the
-// decision runs between the compilers of a build: 64 MiB written between
-// two decisions, which are timed alone (us/decision).
-//
-//	go test ./engine -run '^$' -bench DecideExecColdCache -benchtime 200x
-func BenchmarkDecideExecColdCache(b *testing.B) {
-	ctx := context.Background()
-	e, err := New(ctx, Options{Settings: benchSettings(10), Root: b.TempDir(), Layers: []string{"static", "exec"}})
+// benchExecEngine returns an engine with n entries in each list and the
+// exec-time input of its call "make -j2", prepared once as the gateway does.
+func benchExecEngine(b *testing.B, n int) (*Engine, *ExecCall) {
+	b.Helper()
+	e, err := New(context.Background(), Options{Settings: benchSettings(n), Root: b.TempDir(), Layers: []string{"static", "exec"}})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -156,6 +152,18 @@ func BenchmarkDecideExecColdCache(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	return e, ec
+}
+
+// BenchmarkDecideExecColdCache times the exec-time decision of as (what cc
+// runs) with the CPU caches emptied before each one, as they are when the
+// decision runs between the compilers of a build: 64 MiB written between
+// two decisions, which are timed alone (us/decision).
+//
+//	go test ./engine -run '^$' -bench DecideExecColdCache -benchtime 200x
+func BenchmarkDecideExecColdCache(b *testing.B) {
+	ctx := context.Background()
+	e, ec := benchExecEngine(b, 10)
 	x := Exec{Program: "/usr/bin/as", Exe: "/usr/bin/as", Argv: strings.Fields("as --64 -o x.o /tmp/ccxpsCly.s"),
 		Cwd: "/", PID: 11, PPID: 10, Depth: 3, ParentProgram: "/usr/bin/cc"}
 	if d := e.DecideExec(ctx, ec, x); d.Decision != Allow {
@@ -183,18 +191,7 @@ func BenchmarkDecideExec(b *testing.B) {
 	ctx := context.Background()
 	for _, n := range []int{10, 10000} {
 		b.Run(fmt.Sprintf("entries=%d", n), func(b *testing.B) {
-			e, err := New(ctx, Options{Settings: benchSettings(n), Root: b.TempDir(), Layers: []string{"static", "exec"}})
-			if err != nil {
-				b.Fatal(err)
-			}
-			in, err := e.Input(Call{Tool: ToolShell, Args: map[string]any{"command": "make -j2"}})
-			if err != nil {
-				b.Fatal(err)
-			}
-			ec, err := e.ExecCall(in)
-			if err != nil {
-				b.Fatal(err)
-			}
+			e, ec := benchExecEngine(b, n)
 			for _, x := range []Exec{
 				{Program: "/usr/bin/cc", Exe: "/usr/bin/cc", Argv: []string{"cc", "-O2", "-c", "-o", "x.o", "x.c"},
 					Cwd: "/", PID: 10, PPID: 9, Depth: 2, ParentProgram: "/usr/bin/make"},

@@ -58,6 +58,10 @@ func TestWrapperAttacksRealBash(t *testing.T) {
 		{"git --work-tree=.git reset -q --hard", "", ""},
 		{"git checkout-index --prefix=.git/ -a", "", ""},
 		{"git archive --prefix=.git/ HEAD hooks | tar x", "", ""},
+		// Compilers told to run or load other programs.
+		{"printf 'int x;' > x.c && gcc -wrapper 'sh,-c,rm victim.txt' -c x.c", "gcc", ""},
+		{"printf '#!/bin/sh\\nrm victim.txt\\n' > as && chmod +x as && printf 'int x;' > x.c && gcc -B./ -c x.c", "gcc", ""},
+		{"npm explore lodash -- rm ../../victim.txt", "", ""},
 		// make expands variable definitions it is given.
 		{"make -f /dev/null 'X:=$(shell rm victim.txt)'", "make", ""},
 		{"MAKEFLAGS='X:=$(shell rm victim.txt)' make -f /dev/null", "make", ""},

@@ -29,7 +29,10 @@ import (
 func newGateway(t testing.TB, s engine.Settings) *Gateway {
 	t.Helper()
 	root := t.TempDir()
-	e, err := engine.New(context.Background(), engine.Options{Settings: s, Root: root, Home: t.TempDir()})
+	// A generous evaluation budget: these tests are about the server, and a
+	// busy CI machine must not turn a 2 MiB write's decision into an
+	// eval_timeout (TestEvalTimeoutStartsWithTheSlot tests the timeout).
+	e, err := engine.New(context.Background(), engine.Options{Settings: s, Root: root, Home: t.TempDir(), EvalTimeout: 30 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

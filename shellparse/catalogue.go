@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -535,27 +536,18 @@ func (p *ProgramSpec) expandLong(opt string) string {
 	if p == nil || len(opt) < 3 {
 		return opt
 	}
-	found := ""
-	for _, list := range [][]string{p.OptionsWithValue, p.Flags, p.ScriptOptions, p.ConfigOptions, p.ExpandOptions, p.ProgramFileOptions} {
-		for _, o := range list {
-			switch {
-			case o == opt:
-				return opt
-			case strings.HasPrefix(o, "--") && strings.HasPrefix(o, opt) && o != found:
-				if found != "" {
-					return opt // ambiguous: the program refuses it
-				}
-				found = o
-			}
-		}
-	}
+	names := slices.Concat(p.OptionsWithValue, p.Flags, p.ScriptOptions, p.ConfigOptions, p.ExpandOptions, p.ProgramFileOptions)
 	for o := range p.OptionAliases {
+		names = append(names, o)
+	}
+	found := ""
+	for _, o := range names {
 		switch {
 		case o == opt:
 			return opt
 		case strings.HasPrefix(o, "--") && strings.HasPrefix(o, opt) && o != found:
 			if found != "" {
-				return opt
+				return opt // ambiguous: the program refuses it
 			}
 			found = o
 		}

@@ -247,6 +247,9 @@ func unclosedHeredoc(err error) (string, bool) {
 // the document at a line that starts with the delimiter and a ")".
 // Delimiters are read in simple forms only (EOF, 'EOF', "EOF", \EOF).
 func heredocsAgree(file *syntax.File, src string) error {
+	if !strings.Contains(src, "<<") {
+		return nil // no here-document: no walk on every parse
+	}
 	var bad error
 	syntax.Walk(file, func(n syntax.Node) bool {
 		r, ok := n.(*syntax.Redirect)

@@ -91,6 +91,14 @@ func sedInert(script string) bool {
 		}
 		return false
 	}
+	// delimiter reads the delimiter of an s or y command.
+	delimiter := func() (byte, bool) {
+		if i >= n || s[i] == '\\' || s[i] == '\n' {
+			return 0, false
+		}
+		i++
+		return s[i-1], true
+	}
 	address := func() bool {
 		switch {
 		case i >= n:
@@ -176,12 +184,8 @@ func sedInert(script string) bool {
 				i++
 			}
 		case 's':
-			if i >= n || s[i] == '\\' || s[i] == '\n' {
-				return false
-			}
-			d := s[i]
-			i++
-			if !regex(d) || !text(d) {
+			d, ok := delimiter()
+			if !ok || !regex(d) || !text(d) {
 				return false
 			}
 			for i < n && s[i] != ';' && s[i] != '\n' && s[i] != '}' {
@@ -193,12 +197,8 @@ func sedInert(script string) bool {
 				}
 			}
 		case 'y':
-			if i >= n || s[i] == '\\' || s[i] == '\n' {
-				return false
-			}
-			d := s[i]
-			i++
-			if !text(d) || !text(d) {
+			d, ok := delimiter()
+			if !ok || !text(d) || !text(d) {
 				return false
 			}
 		default:

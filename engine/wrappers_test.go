@@ -204,7 +204,10 @@ func (tc attack) check(t *testing.T) {
 	if _, err := exec.LookPath(tc.tool); err != nil {
 		t.Skipf("SKIPPED the real run (the decision was checked): %s is not installed", tc.tool)
 	}
-	out := r.run(tc.command, "HOME="+t.TempDir()) // ssh writes known_hosts there
+	// ssh writes known_hosts in HOME. SHELL is set as a login gives it:
+	// make 4.3 expands a command-line $(shell …) before its own default
+	// SHELL exists, and CI runs with none in its environment.
+	out := r.run(tc.command, "HOME="+t.TempDir(), "SHELL=/bin/sh")
 	if r.exists("victim.txt") {
 		t.Errorf("run by bash, the command did not delete victim.txt (%s): the case tests nothing", out)
 	}

@@ -203,7 +203,7 @@ func TestGitCleanDryRun(t *testing.T) {
 
 // TestGitConfigReads: git config given an alias or command key alone reads
 // it and --unset removes it, which plants nothing; with a value, or options
-// that write, it still asks. Each case runs in a real repository: harm says
+// that write, it still asks (writing a protected file named by -f denies). Each case runs in a real repository: harm says
 // whether .git/config gains the key.
 func TestGitConfigReads(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
@@ -219,7 +219,8 @@ func TestGitConfigReads(t *testing.T) {
 		{"git config --get core.pager", Allow, false},
 		{"git config alias.st '!touch ran'", Ask, true},
 		{"git config --add alias.st '!touch ran'", Ask, true},
-		{"git config -f .git/config alias.st '!touch ran'", Ask, true},
+		// -f names the file written: .git/config is protected
+		{"git config -f .git/config alias.st '!touch ran'", Deny, true},
 		{"git config --local core.pager 'touch ran'", Ask, true},
 	} {
 		t.Run(tc.command, func(t *testing.T) {

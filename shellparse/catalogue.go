@@ -343,6 +343,10 @@ type GitSpec struct {
 	// SubcommandScripts maps subcommands to their options whose value is a
 	// shell command (rebase: --exec).
 	SubcommandScripts map[string][]string `json:"subcommand_scripts,omitempty"`
+	// SubcommandWrites maps subcommands to the files and directories they
+	// write (clone's directory, format-patch -o, archive --output): with
+	// git -C DIR, relative to DIR.
+	SubcommandWrites map[string]*SubcommandWritesSpec `json:"subcommand_writes,omitempty"`
 	// SubcommandCommands lists subcommand forms followed by a command they
 	// run ("bisect run", "submodule foreach").
 	SubcommandCommands []string `json:"subcommand_commands,omitempty"`
@@ -350,14 +354,15 @@ type GitSpec struct {
 
 // WritesSpec describes the files a program writes.
 type WritesSpec struct {
-	// Operands is "all" (tee, touch) or "last" (cp, mv, ln, install).
+	// Operands is "all" (tee, touch), "last" (cp, mv, ln, install; only
+	// with two operands or more) or "first" (git worktree add PATH).
 	Operands string `json:"operands,omitempty"`
 	// Options take a file or directory the program writes (cp -t, sort -o).
 	Options []string `json:"options,omitempty"`
 	// Prefixes mark operands like dd's of=FILE.
 	Prefixes []string `json:"prefixes,omitempty"`
-	// When, if set, limits Operands to invocations with one of these options
-	// (sed -i).
+	// When, if set, limits Operands and Options to invocations with one
+	// of these options (sed -i, tar -c's -f).
 	When []string `json:"when,omitempty"`
 	// Skip is the number of leading operands that are not files (chmod's
 	// mode).
@@ -372,6 +377,26 @@ type WritesSpec struct {
 	// content (chmod, touch): running the file later is not running text
 	// this command wrote.
 	ModeOnly bool `json:"mode_only,omitempty"`
+}
+
+// check reports a writes specification Validate cannot use.
+func (ws *WritesSpec) check() error {
+	switch ws.Operands {
+	case "", "all", "last", "first":
+		return nil
+	}
+	return fmt.Errorf("writes.operands must be all, last or first, not %q", ws.Operands)
+}
+
+// SubcommandWritesSpec describes the files one git subcommand writes.
+type SubcommandWritesSpec struct {
+	// Verb, if set, is the word that must follow the subcommand (worktree
+	// add, bundle create); operands count from the word after it.
+	Verb string `json:"verb,omitempty"`
+	// OptionsWithValue are the subcommand's options that take the next
+	// word, so that its operands are found (clone -b NAME URL DIR).
+	OptionsWithValue []string `json:"options_with_value,omitempty"`
+	WritesSpec
 }
 
 // FindingSpec reports Code whenever one of When appears in argv (as a word
@@ -405,10 +430,8 @@ func (c *Catalogue) Validate() error {
 			c.inlineRe[name] = re
 		}
 		if p.Writes != nil {
-			switch p.Writes.Operands {
-			case "", "all", "last":
-			default:
-				return fmt.Errorf("catalogue: program %q: writes.operands must be all or last, not %q", name, p.Writes.Operands)
+			if err := p.Writes.check(); err != nil {
+				return fmt.Errorf("catalogue: program %q: %w", name, err)
 			}
 		}
 		for _, f := range p.Findings {
@@ -417,6 +440,14 @@ func (c *Catalogue) Validate() error {
 			}
 		}
 		if p.Git != nil {
+			for sub, ws := range p.Git.SubcommandWrites {
+				if ws == nil {
+					return fmt.Errorf("catalogue: program %q: subcommand_writes %q has no description", name, sub)
+				}
+				if err := ws.check(); err != nil {
+					return fmt.Errorf("catalogue: program %q: subcommand_writes %q: %w", name, sub, err)
+				}
+			}
 			for _, k := range append(append(append([]string{}, p.Git.CommandKeys...), p.Git.CodeKeys...), p.Git.InertKeys...) {
 				if _, err := path.Match(k, ""); err != nil {
 					return fmt.Errorf("catalogue: program %q: bad key pattern %q", name, k)

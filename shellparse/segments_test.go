@@ -851,6 +851,25 @@ func TestSegmentsViews(t *testing.T) {
 		r("sed 's/a/b/' f", seg("sed", "sed", "s/a/b/", "f").writes()),
 		r("curl -o out http://x", seg("curl", "curl", "-o", "out", "http://x").path("curl", "http://x").writes(wd("out"))),
 		r("find . -fprint out", seg("find", "find", ".", "-fprint", "out").opts("-fprint").writes(wd("out"))),
+		r("gcc -O2 -MMD -MF d.mk -c m.c -o o/m.o", seg("gcc", "gcc", "-O2", "-MMD", "-MF", "d.mk", "-c", "m.c", "-o", "o/m.o").writes(wd("o/m.o"), wd("d.mk"))),
+		// git subcommands: clone's directory (relative to -C), worktree add's path, output options
+		r("git clone -b main URL ../d", seg("git", "git", "clone", "-b", "main", "URL", "../d").writes(wd("../d"))),
+		r("git clone URL", seg("git", "git", "clone", "URL").writes()),
+		r("git -C a -C b clone URL d", seg("git", "git", "-C", "a", "-C", "b", "clone", "URL", "d").writes(wd("a/b/d"))),
+		r("git -C $x clone URL d", seg("git", "git", "-C", "$x", "clone", "URL", "d").dyn(2).writes(wdDyn("$x/d"))),
+		r("git worktree add -b t ../w HEAD", seg("git", "git", "worktree", "add", "-b", "t", "../w", "HEAD").writes(wd("../w"))),
+		r("git worktree list", seg("git", "git", "worktree", "list").writes()),
+		r("git bundle create b.bundle HEAD", seg("git", "git", "bundle", "create", "b.bundle", "HEAD").writes(wd("b.bundle"))),
+		r("git bundle verify b.bundle", seg("git", "git", "bundle", "verify", "b.bundle").writes()),
+		r("git archive --output=a.tar HEAD", seg("git", "git", "archive", "--output=a.tar", "HEAD").writes(wd("a.tar"))),
+		r("git log --output l.txt", seg("git", "git", "log", "--output", "l.txt").writes(wd("l.txt"))),
+		// git config -f FILE writes FILE when it sets, adds or removes
+		r("git config -f f a.b c", seg("git", "git", "config", "-f", "f", "a.b", "c").writes(wd("f"))),
+		r("git config --file=f --unset a.b", seg("git", "git", "config", "--file=f", "--unset", "a.b").writes(wd("f"))),
+		r("git config -f f a.b", seg("git", "git", "config", "-f", "f", "a.b").writes()),
+		r("git config -f f --get-regexp a b", seg("git", "git", "config", "-f", "f", "--get-regexp", "a", "b").writes()),
+		r("git config get -f f a.b", seg("git", "git", "config", "get", "-f", "f", "a.b").writes()),
+		r("git config set -f f a.b c", seg("git", "git", "config", "set", "-f", "f", "a.b", "c").writes(wd("f"))),
 	})
 }
 

@@ -746,6 +746,7 @@ func inGitDir(v Word) bool {
 func (w *walker) git(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scanResult, c *ctx) {
 	gs := spec.Git
 	aliases := map[string]Word{}
+	var cdirs []Word // git -C DIR, in order
 	i := 1
 	for i < len(words) {
 		wd := words[i]
@@ -761,6 +762,9 @@ func (w *walker) git(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scan
 			attached = true
 		}
 		i++
+		if last == "-C" && attached {
+			cdirs = append(cdirs, value)
+		}
 		switch {
 		case last == "--exec-path" && attached:
 			seg.addFinding(FindGitConfigCode, "git --exec-path=DIR runs its subcommands from DIR")
@@ -835,6 +839,9 @@ func (w *walker) git(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scan
 		return
 	}
 	rest := words[i+1:]
+	if ws, ok := gs.SubcommandWrites[sub.Value]; ok {
+		w.gitWrites(seg, sub, rest, ws, cdirs)
+	}
 	if opts := append(append([]string{}, gs.SubcommandConfig[sub.Value]...), gs.SubcommandCode[sub.Value]...); len(opts) > 0 {
 		subScan := scan(append([]wordInfo{sub}, rest...), &ProgramSpec{OptionsWithValue: opts})
 		for _, o := range gs.SubcommandConfig[sub.Value] {
@@ -899,6 +906,9 @@ func (w *walker) git(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scan
 		w.scriptWord(joinWords(rest[k:]), seg, "git "+form, c, false)
 	}
 	if gs.ConfigSubcommand != "" && sub.Value == gs.ConfigSubcommand {
+		if f, ok := gitConfigFile(rest); ok {
+			seg.Writes = append(seg.Writes, inDirs(f, cdirs)) // git config -f .gitmodules KEY VALUE
+		}
 		for k := 0; k < len(rest); k++ {
 			wd := rest[k]
 			if wd.Dynamic {
@@ -920,6 +930,74 @@ func (w *walker) git(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scan
 		}
 	}
 }
+
+// gitWrites records the files a git subcommand writes (clone's
+// directory, worktree add's path, format-patch -o), relative to the
+// directories git -C moved to.
+func (w *walker) gitWrites(seg *Segment, sub wordInfo, rest []wordInfo, ws *SubcommandWritesSpec, cdirs []Word) {
+	words := append([]wordInfo{sub}, rest...)
+	if ws.Verb != "" {
+		if len(rest) == 0 || !rest[0].Dynamic && rest[0].Value != ws.Verb {
+			return
+		}
+		words = rest // the verb stands where the subcommand stood
+	}
+	ps := &ProgramSpec{OptionsWithValue: ws.OptionsWithValue, Writes: &ws.WritesSpec}
+	n := len(seg.Writes)
+	w.writes(seg, words, ps, scan(words, ps))
+	for j := n; j < len(seg.Writes); j++ {
+		seg.Writes[j] = inDirs(seg.Writes[j], cdirs)
+	}
+}
+
+// inDirs is a path relative to the directories git -C moved to.
+func inDirs(wd Word, cdirs []Word) Word {
+	for k := len(cdirs) - 1; k >= 0 && !path.IsAbs(wd.Value) && !strings.HasPrefix(wd.Value, "~"); k-- {
+		wd.Value = path.Join(cdirs[k].Value, wd.Value)
+		wd.Dynamic = wd.Dynamic || cdirs[k].Dynamic
+	}
+	return wd
+}
+
+// gitConfigFile returns the file git config -f FILE writes: none when the
+// invocation only reads (--get, --list, a key alone, git config get).
+func gitConfigFile(words []wordInfo) (Word, bool) {
+	var file *Word
+	var plain []string // words that are neither options nor their values
+	read, write := false, false
+	for k := 0; k < len(words); k++ {
+		wd := words[k]
+		v, isOpt := wd.Value, !wd.Dynamic && isOption(wd.Value)
+		switch {
+		case isOpt && (v == "-f" || v == "--file") && k+1 < len(words):
+			k++
+			file = &words[k].Word
+		case isOpt && strings.HasPrefix(v, "--file="):
+			file = &Word{Value: strings.TrimPrefix(v, "--file=")}
+		case isOpt && contains(gitConfigValueOptions, v):
+			k++
+		case isOpt:
+			read = read || contains(gitConfigOnlyReads, v)
+			write = write || contains(gitConfigWrites, v)
+		default:
+			plain = append(plain, wd.Value)
+		}
+	}
+	if file == nil {
+		return Word{}, false
+	}
+	if len(plain) > 0 && (plain[0] == "get" || plain[0] == "list") {
+		read = true
+	}
+	return *file, write || !read && len(plain) > 1
+}
+
+// gitConfigOnlyReads are git config options that make it only read;
+// gitConfigWrites those that make it write without a value.
+var (
+	gitConfigOnlyReads = []string{"--get", "--get-all", "--get-regexp", "--get-urlmatch", "--get-color", "--get-colorbool", "-l", "--list"}
+	gitConfigWrites    = []string{"--unset", "--unset-all", "--add", "--replace-all", "--rename-section", "--remove-section", "-e", "--edit"}
+)
 
 // gitConfigValueOptions are git config options that take the next word as
 // their value.

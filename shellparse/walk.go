@@ -2,6 +2,7 @@ package shellparse
 
 import (
 	"path"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -1227,6 +1228,9 @@ func (w *walker) writes(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *s
 	if ws == nil {
 		return
 	}
+	if len(ws.When) > 0 && !slices.ContainsFunc(ws.When, sc.hasOption) {
+		return
+	}
 	for _, opt := range ws.Options {
 		seg.Writes = append(seg.Writes, sc.values[opt]...)
 	}
@@ -1254,15 +1258,6 @@ func (w *walker) writes(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *s
 	if ws.Operands == "" {
 		return
 	}
-	if len(ws.When) > 0 {
-		found := false
-		for _, opt := range ws.When {
-			found = found || sc.hasOption(opt)
-		}
-		if !found {
-			return
-		}
-	}
 	if ws.Skip < len(operands) {
 		operands = operands[ws.Skip:]
 	} else {
@@ -1276,6 +1271,10 @@ func (w *walker) writes(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *s
 	case "last":
 		if len(operands) >= 2 {
 			seg.Writes = append(seg.Writes, words[operands[len(operands)-1]].Word)
+		}
+	case "first":
+		if len(operands) > 0 {
+			seg.Writes = append(seg.Writes, words[operands[0]].Word)
 		}
 	}
 }

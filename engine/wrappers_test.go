@@ -1,10 +1,15 @@
 package engine
 
 import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
 	"context"
+	"encoding/base64"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -249,6 +254,33 @@ func TestPathIdentity(t *testing.T) {
 	}
 }
 
+// hookPatch is a git-style patch that makes an executable
+// .git/hooks/post-checkout: GNU patch creates it (git apply refuses paths
+// inside .git).
+const hookPatch = "diff --git a/.git/hooks/post-checkout b/.git/hooks/post-checkout\nnew file mode 100755\n--- /dev/null\n+++ b/.git/hooks/post-checkout\n@@ -0,0 +1 @@\n+#!/bin/sh\n"
+
+// hookTarball is a gzipped tar archive holding an executable
+// .git/hooks/post-checkout, in base64.
+func hookTarball(t *testing.T) string {
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	tw := tar.NewWriter(zw)
+	body := "#!/bin/sh\n"
+	if err := tw.WriteHeader(&tar.Header{Name: ".git/hooks/post-checkout", Mode: 0o755, Size: int64(len(body)), Typeflag: tar.TypeReg}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tw.Write([]byte(body)); err != nil {
+		t.Fatal(err)
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return base64.StdEncoding.EncodeToString(b.Bytes())
+}
+
 // TestPlantsHook: commands that plant a hook where gate cannot see its name
 // statically (an archive the command makes, then extracts into .git; any
 // extraction into .git), into a hooks directory that does not exist yet
@@ -277,6 +309,15 @@ func TestPlantsHook(t *testing.T) {
 		{"sqlite3 x.db \"vacuum into '.git/hooks/post-checkout'\"", CodeCommandUnprovable, []string{"sqlite3"}, "mkdir -p .git/hooks"},
 		{"GIT_TRACE=$PWD/.git/hooks/post-checkout git version", CodeCommandUnprovable, []string{"git"}, "mkdir -p .git/hooks"},
 		{"mkdir -p t/hooks && printf '#!/bin/sh\\n' > t/hooks/post-checkout && tar -C t -cf - hooks | (cd .git && tar xf -)", CodePathUnknown, []string{"tar"}, ""},
+		// patch and tar given data the command spells out write the names in it
+		{"printf '" + strings.ReplaceAll(hookPatch, "\n", `\n`) + "' | patch -s -p1", CodePathUnknown, []string{"patch"}, ""},
+		{"patch -s -p1 <<'EOF'\n" + hookPatch + "EOF", CodePathUnknown, []string{"patch"}, ""},
+		{"echo " + hookTarball(t) + " | base64 -d | tar xz", CodePathUnknown, []string{"tar", "base64"}, ""},
+		{"base64 -d <<< " + hookTarball(t) + " | tar -xz", CodePathUnknown, []string{"tar", "base64"}, ""},
+		// ed writes the files its commands name
+		{"ed -s x <<< $'w .git/hooks/post-checkout\\nq'", CodeCommandUnprovable, []string{"ed"}, "mkdir -p .git/hooks && echo '#!/bin/sh' > x"},
+		{"ed -s x <<'EOF'\nf .git/hooks/post-checkout\nw\nq\nEOF", CodeCommandUnprovable, []string{"ed"}, "mkdir -p .git/hooks && echo '#!/bin/sh' > x"},
+		{"ed -s x <<'EOF'\ng/sh/w .git/hooks/post-checkout\nq\nEOF", CodeCommandUnprovable, []string{"ed"}, "mkdir -p .git/hooks && echo '#!/bin/sh' > x"},
 	} {
 		t.Run(tc.command, func(t *testing.T) {
 			setup := tc.setup
@@ -294,6 +335,35 @@ func TestPlantsHook(t *testing.T) {
 			}
 			if out := r.run(tc.command); !r.exists(".git/hooks/post-checkout") {
 				t.Errorf("run by bash, the command did not plant .git/hooks/post-checkout (%s): the case tests nothing", out)
+			}
+		})
+	}
+}
+
+// TestConfigAttacksRealBash: programs told to load configuration that names
+// a program to run (cargo --config, a tmux or screen configuration this
+// command writes) are refused under exclude rm; real cargo and tmux delete
+// the victim.
+func TestConfigAttacksRealBash(t *testing.T) {
+	const crate = `mkdir src && printf 'fn main(){}\n' > src/main.rs && printf '[package]\nname="x"\nversion="0.1.0"\nedition="2021"\n' > Cargo.toml && printf '#!/bin/sh\nrm -f victim.txt\nexec "$@"\n' > w && chmod +x w`
+	for _, tc := range []struct {
+		command, setup, tool string
+	}{
+		{`cargo --config 'build.rustc-wrapper="./w"' build --offline -q`, crate, "cargo"},
+		{`cargo build --offline -q --config=build.rustc-wrapper='"./w"'`, crate, "cargo"},
+		{`printf 'run-shell "rm victim.txt"\n' > t.conf && tmux -L gate-attack-$$ -f t.conf new -d true; tmux -L gate-attack-$$ kill-server 2>/dev/null; true`, "", "tmux"},
+		{`tmux -L gate-attack-$$ new -d 'rm victim.txt'; sleep 1; tmux -L gate-attack-$$ kill-server 2>/dev/null; true`, "", "tmux"},
+	} {
+		t.Run(tc.command, func(t *testing.T) {
+			r := newRealBash(t, "echo v > victim.txt; "+tc.setup)
+			if d := r.decide(tc.command); d.Decision != Deny {
+				t.Errorf("decision %+v, want deny", d)
+			}
+			if _, err := exec.LookPath(tc.tool); err != nil {
+				t.Skipf("SKIPPED the real run (the decision was checked): %s is not installed", tc.tool)
+			}
+			if out := r.run(tc.command, "HOME="+os.Getenv("HOME"), "TMUX="); r.exists("victim.txt") {
+				t.Errorf("run by bash, the command did not delete victim.txt (%s): the case tests nothing", out)
 			}
 		})
 	}

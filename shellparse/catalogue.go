@@ -189,6 +189,11 @@ type ProgramSpec struct {
 	// whose values they may expand as code or run as commands (make
 	// 'X:=$(shell cmd)', make COMPILE.c=cmd).
 	VarOperands bool `json:"var_operands,omitempty"`
+	// MaybeRuns keeps, for a program whose entry describes only some of
+	// its ways (tmux -f, cargo --config), the reading a program without an
+	// entry gets: any operand may start a command it runs (tmux new 'rm
+	// v'). A partial entry is never less safe than none.
+	MaybeRuns bool `json:"maybe_runs,omitempty"`
 	// StdinScript is set for programs that run a shell script read from
 	// stdin later (at, batch).
 	StdinScript *StdinScriptSpec `json:"stdin_script,omitempty"`

@@ -473,7 +473,11 @@ type ctx struct {
 	// stdin is set when the statement's input comes from a pipe or a
 	// redirection of an enclosing command, so a shell there reads a script.
 	stdin bool
-	cwd   *cwdState
+	// authored is set when that input is data the command spells out: a
+	// here-document or here-string, or echo or printf earlier in the pipe
+	// (printf … | patch -p1, base64 -d <<< … | tar x).
+	authored bool
+	cwd      *cwdState
 	// funcs are the functions defined, on every path, before this point
 	// in the shell the statement runs in.
 	funcs *funcScope
@@ -724,6 +728,10 @@ func (w *walker) stmt(s *syntax.Stmt, c *ctx) {
 	if hasStdin && stdinLit == nil {
 		inner = c.copy()
 		inner.stdin = true
+	}
+	if hasStdin && hereDoc(s.Redirs) {
+		inner = inner.copy()
+		inner.authored = true
 	}
 	if call, ok := s.Cmd.(*syntax.CallExpr); ok {
 		w.call(call, redirs, stdinLit, inner)
@@ -1076,11 +1084,40 @@ func (w *walker) binary(x *syntax.BinaryCmd, c *ctx) {
 		}
 	default: // pipes
 		left := c.fork("pipe")
+		first := len(w.prog.Segments)
 		w.stmt(x.X, left)
 		right := c.fork("pipe")
 		right.stdin = true
+		right.authored = c.authored || authors(w.prog.Segments[first:])
 		w.stmt(x.Y, right)
 	}
+}
+
+// hereDoc reports whether redirs give a here-document or here-string.
+func hereDoc(redirs []*syntax.Redirect) bool {
+	for _, r := range redirs {
+		switch r.Op {
+		case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+			return true
+		}
+	}
+	return false
+}
+
+// authors reports whether segs, the left side of a pipe, write data the
+// command spells out: echo, printf, or a here-document.
+func authors(segs []*Segment) bool {
+	for _, seg := range segs {
+		if seg.Program == "echo" || seg.Program == "printf" {
+			return true
+		}
+		for _, r := range seg.Redirects {
+			if !r.Write && (r.Op == "<<" || r.Op == "<<-" || r.Op == "<<<") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (w *walker) ifClause(x *syntax.IfClause, c *ctx) {

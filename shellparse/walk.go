@@ -646,6 +646,9 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 		}
 		return
 	}
+	if spec.MaybeRuns && !seg.FunctionCall && !w.p.exec {
+		w.maybeRuns(seg, words)
+	}
 	for _, f := range spec.Findings {
 		for _, when := range f.When {
 			if (when == "*" && len(sc.operands) > 0) || sc.hasOption(when) || sc.hasWord(words, when) {
@@ -1475,6 +1478,12 @@ func (w *walker) extracts(seg *Segment, words []wordInfo, c *ctx) {
 		seg.Writes = append(seg.Writes, Word{Value: "the files it extracts in a directory known only at run time or inside .git", Dynamic: true})
 		return
 	}
+	// printf … | patch -p1, base64 -d <<< … | tar xz, patch <<EOF: the
+	// names inside data the command spells out are only known at run time.
+	if (c.authored || authors([]*Segment{seg})) && !makesOrLists(seg, words) {
+		seg.Writes = append(seg.Writes, Word{Value: "the files named in the data this command gives it", Dynamic: true})
+		return
+	}
 	var read []string
 	for _, wd := range words[1:] {
 		if !wd.Dynamic {
@@ -1495,6 +1504,35 @@ func (w *walker) extracts(seg *Segment, words []wordInfo, c *ctx) {
 			return
 		}
 	}
+}
+
+// archiveModes are, for archivers that also extract, the options with
+// which they make or list an archive: they write no names they read.
+var archiveModes = map[string][]string{
+	"tar": {"-c", "--create", "-t", "--list"}, "bsdtar": {"-c", "--create", "-t", "--list"},
+	"gtar": {"-c", "--create", "-t", "--list"}, "cpio": {"-o", "--create", "-t", "--list"},
+}
+
+// makesOrLists reports whether an extractor's invocation makes or lists an
+// archive (tar -cf, tar tz, cpio -o, zip) rather than writing the names
+// inside what it reads.
+func makesOrLists(seg *Segment, words []wordInfo) bool {
+	if seg.Program == "zip" {
+		return true
+	}
+	modes := archiveModes[seg.Program]
+	for _, o := range seg.Options {
+		if contains(modes, o) {
+			return true
+		}
+	}
+	// tar's old form: the first word holds the letters (tar tzf -, tar cf x)
+	if strings.HasPrefix(seg.Program, "tar") || seg.Program == "bsdtar" || seg.Program == "gtar" {
+		if len(words) > 1 && !words[1].Dynamic && words[1].Value != "" && !strings.HasPrefix(words[1].Value, "-") {
+			return strings.ContainsAny(words[1].Value, "ct")
+		}
+	}
+	return false
 }
 
 // proseOptions take text for people, not commands (gh pr create --body

@@ -416,15 +416,17 @@ func (w *walker) assign(a *syntax.Assign, seg *Segment, c *ctx, owner ownerFn) {
 	w.specialVar(name, v, seg, c)
 }
 
-// specialVar checks assignments to variables whose value is code.
 // specialName reports whether specialVar may have something to say about
-// an assignment to name.
+// an assignment to name: the names of its cases below (IFS only matters as
+// a prefix of read).
 func (w *walker) specialName(name string) bool {
 	cat := w.p.cat
 	return contains(cat.EnvCommands, name) || contains(cat.PromptVars, name) || name == "PATH" || strings.HasPrefix(name, "GIT_TRACE") ||
 		(matchAny(cat.EnvUnprovable, name) && !matchAny(cat.EnvInert, name))
 }
 
+// specialVar checks assignments to variables whose value is code. A case
+// added here needs its name in specialName.
 func (w *walker) specialVar(name string, v Word, seg *Segment, c *ctx) {
 	cat := w.p.cat
 	switch {

@@ -650,6 +650,7 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 	}
 	if spec.MaybeRuns && !seg.FunctionCall && !w.p.exec {
 		w.maybeRuns(seg, words)
+		w.writtenCode(seg, words)
 	}
 	for _, f := range spec.Findings {
 		for _, when := range f.When {

@@ -362,7 +362,7 @@ func TestConfigAttacksRealBash(t *testing.T) {
 			if _, err := exec.LookPath(tc.tool); err != nil {
 				t.Skipf("SKIPPED the real run (the decision was checked): %s is not installed", tc.tool)
 			}
-			if out := r.run(tc.command, "HOME="+os.Getenv("HOME"), "TMUX="); r.exists("victim.txt") {
+			if out := r.run(tc.command, "HOME="+os.Getenv("HOME"), "TMUX=", "SHELL=/bin/sh"); r.exists("victim.txt") {
 				t.Errorf("run by bash, the command did not delete victim.txt (%s): the case tests nothing", out)
 			}
 		})

@@ -367,7 +367,7 @@ type WritesSpec struct {
 	// Prefixes mark operands like dd's of=FILE.
 	Prefixes []string `json:"prefixes,omitempty"`
 	// When, if set, limits Operands and Options to invocations with one
-	// of these options (sed -i, tar -c's -f).
+	// of these options (sed -i, history -w).
 	When []string `json:"when,omitempty"`
 	// Skip is the number of leading operands that are not files (chmod's
 	// mode).

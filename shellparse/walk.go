@@ -1530,7 +1530,7 @@ func makesOrLists(seg *Segment, words []wordInfo) bool {
 		}
 	}
 	// tar's old form: the first word holds the letters (tar tzf -, tar cf x)
-	if strings.HasPrefix(seg.Program, "tar") || seg.Program == "bsdtar" || seg.Program == "gtar" {
+	if modes != nil && seg.Program != "cpio" {
 		if len(words) > 1 && !words[1].Dynamic && words[1].Value != "" && !strings.HasPrefix(words[1].Value, "-") {
 			return strings.ContainsAny(words[1].Value, "ct")
 		}

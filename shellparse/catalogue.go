@@ -257,6 +257,9 @@ type WrapperSpec struct {
 	// program named by their value (fakeroot --lib, ld.so --preload):
 	// unprovable.
 	CodeOptions []string `json:"code_options,omitempty"`
+	// SameShell marks wrappers that run a builtin in the shell itself
+	// (builtin cd, command cd): a directory it changes to is the shell's.
+	SameShell bool `json:"same_shell,omitempty"`
 }
 
 // ShellSpec describes a shell.

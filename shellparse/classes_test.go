@@ -137,6 +137,18 @@ func TestSegmentsBashInternals(t *testing.T) {
 		r("fc -s", seg("fc", "fc", "-s").find("rebinds_commands")),
 		r("unset 'a[$(rm x)]'", seg("unset", "unset", "a[$(rm x)]").find("arithmetic_injection")),
 		r("unset 'a[1]'", seg("unset", "unset", "a[1]")),
+		// An unquoted empty word is removed: {,rm} x runs rm.
+		r("{,rm} x", seg("rm", "rm", "x")),
+		r("{,} rm x", seg("rm", "rm", "x")),
+		r("nice {,rm} x", seg("nice", "nice", "rm", "x").twraps(), seg("rm", "rm", "x").in("wrapper").by(0, "nice")),
+		r("echo {,''}x", seg("echo", "echo", "x", "x")),
+		// $'...' escapes mvdan leaves undecoded: \c@ is NUL, \x{72} is r.
+		r("$'rm\\c@' x", seg("", "$'rm\\c@'", "x").dyn(0).find("dynamic_program")),
+		r("$'\\x{72}m' x", seg("", "$'\\x{72}m'", "x").dyn(0).find("dynamic_program")),
+		// Integer variables evaluate what is assigned to them.
+		r("x='a[$(rm v)]'; declare -ai y=(x)", asg(Assign{Name: "x", Value: "a[$(rm v)]"}), seg("declare", "declare", "-ai", "y=(x)").as(Assign{Name: "y", Value: "(x)"}).find("arithmetic_injection")),
+		r("declare -n r=y; declare -i y; r='a[$(rm v)]'", seg("declare", "declare", "-n", "r=y").as(Assign{Name: "r", Value: "y"}), seg("declare", "declare", "-i", "y").find("arithmetic_injection"), asg(Assign{Name: "r", Value: "a[$(rm v)]"})),
+		r("declare -i n=0; n=n+1", seg("declare", "declare", "-i", "n=0").as(Assign{Name: "n", Value: "0"}), asg(Assign{Name: "n", Value: "n+1"})),
 		r("printf -v 'a[$(rm x)]' y", seg("printf", "printf", "-v", "a[$(rm x)]", "y").find("arithmetic_injection")),
 		r("test -v 'a[`rm x`]'", seg("test", "test", "-v", "a[`rm x`]").find("arithmetic_injection")),
 		r("let 'a[$(rm x)]=1'", seg("let", "let", "'a[$(rm x)]=1'").find("arithmetic_injection")),

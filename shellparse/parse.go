@@ -3,6 +3,8 @@ package shellparse
 import (
 	"context"
 	"errors"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -160,7 +162,11 @@ func (p *Parser) ParseArgv(ctx context.Context, argv []string) *Program {
 }
 
 // parsers are reusable bash parsers: a new one costs more than most parses.
-var parsers = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }}
+// Comments are kept: where mvdan reads one, bash may not (see
+// commentsAgree).
+var parsers = sync.Pool{New: func() any {
+	return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true))
+}}
 
 // parseBash parses src with mvdan/sh in bash mode.
 //
@@ -197,6 +203,29 @@ func parseBash(src string) (*syntax.File, string, error) {
 		}
 		if err != nil {
 			return nil, src, err
+		}
+		if err := lonelyCR(file, src); err != nil {
+			return nil, src, err
+		}
+		if err := fdVarSubscript(file, src); err != nil {
+			return nil, src, err
+		}
+		ends, err := commentsAgree(file, src)
+		if err != nil {
+			return nil, src, err
+		}
+		if len(ends) > 0 {
+			// bash ends a comment at its newline even after a backslash;
+			// mvdan takes backslash-newline for a continuation and joins
+			// the next line to the command before the comment. The
+			// backslash is comment text: a blank in its place keeps every
+			// offset and makes mvdan end the comment where bash does.
+			b := []byte(src)
+			for _, i := range ends {
+				b[i] = ' '
+			}
+			src = string(b)
+			continue
 		}
 		cuts, err := droppedContinuations(file, src)
 		if err != nil {
@@ -372,17 +401,29 @@ func oddBackslashes(line string) bool {
 
 // droppedContinuations returns the offsets of backslash-newline pairs that
 // mvdan removed from literals, and rejects literals that bash would split
-// but mvdan does not (a backslash before CR LF).
+// but mvdan does not (a backslash before CR LF). The body of a here-document
+// with a quoted delimiter is left alone: bash keeps its backslash-newlines
+// as text (heredocsAgree checks that both end it on the same line).
 func droppedContinuations(file *syntax.File, src string) ([]int, error) {
 	var cuts []int
 	var bad error
 	seen := map[int]bool{}
+	var verbatim [][2]int // quoted here-document bodies
 	syntax.Walk(file, func(n syntax.Node) bool {
 		switch n := n.(type) {
+		case *syntax.Redirect:
+			if (n.Op == syntax.Hdoc || n.Op == syntax.DashHdoc) && n.Hdoc != nil && quotedDelimiter(n.Word) {
+				verbatim = append(verbatim, [2]int{int(n.Hdoc.Pos().Offset()), int(n.Hdoc.End().Offset())})
+			}
 		case *syntax.Lit:
 			start, end := int(n.Pos().Offset()), int(n.End().Offset())
 			if start < 0 || end > len(src) || start >= end {
 				return true
+			}
+			for _, v := range verbatim {
+				if start >= v[0] && end <= v[1] {
+					return true
+				}
 			}
 			raw := src[start:end]
 			if raw == n.Value {
@@ -416,6 +457,135 @@ func droppedContinuations(file *syntax.File, src string) ([]int, error) {
 	sortInts(cuts)
 	return cuts, nil
 }
+
+// lonelyCR rejects a carriage return that is not part of a CR LF line end,
+// outside quotes, here-document bodies and comments, unless a backslash
+// escapes it. mvdan reads such a CR as a blank; for bash it is a word
+// character: "ls\r#; rm x" runs rm (the # is inside the word "ls\r#"),
+// and ">\r rm x" redirects to a file named CR and runs rm.
+func lonelyCR(file *syntax.File, src string) error {
+	if !strings.Contains(src, "\r") {
+		return nil
+	}
+	var text [][2]int // byte ranges where a CR is text for both
+	syntax.Walk(file, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.SglQuoted, *syntax.DblQuoted:
+			text = append(text, [2]int{int(n.Pos().Offset()), int(n.End().Offset())})
+		case *syntax.Redirect:
+			if n.Hdoc != nil {
+				text = append(text, [2]int{int(n.Hdoc.Pos().Offset()), int(n.Hdoc.End().Offset())})
+			}
+		case *syntax.Comment:
+			h := int(n.Hash.Offset())
+			end := len(src)
+			if nl := strings.IndexByte(src[min(h, len(src)):], '\n'); nl >= 0 {
+				end = h + nl
+			}
+			text = append(text, [2]int{h, end})
+		}
+		return true
+	})
+	for i := 0; i < len(src); i++ {
+		if src[i] != '\r' || (i+1 < len(src) && src[i+1] == '\n') {
+			continue
+		}
+		inText := false
+		for _, r := range text {
+			if i >= r[0] && i < r[1] {
+				inText = true
+				break
+			}
+		}
+		n := 0
+		for j := i - 1; j >= 0 && src[j] == '\\'; j-- {
+			n++
+		}
+		if inText || n%2 == 1 {
+			continue
+		}
+		line := strings.Count(src[:i], "\n") + 1
+		col := i - strings.LastIndex(src[:i], "\n")
+		return &ParseError{Line: line, Col: col,
+			Message: "a carriage return outside quotes: bash reads it as part of a word, the parser as a blank"}
+	}
+	return nil
+}
+
+// commentsAgree checks each comment mvdan read against bash. Bash starts a
+// comment only at the start of a word: after "<<'A'" or a CR, "#" is part
+// of the word (the delimiter A#), while mvdan reads a comment that hides the
+// rest of the line. A comment ending in a backslash ends at the newline for
+// bash; mvdan joins the next line. The offsets of those backslashes are
+// returned for the caller to blank out.
+func commentsAgree(file *syntax.File, src string) ([]int, error) {
+	if !strings.Contains(src, "#") {
+		return nil, nil
+	}
+	var ends []int
+	var bad error
+	syntax.Walk(file, func(n syntax.Node) bool {
+		c, ok := n.(*syntax.Comment)
+		if !ok || bad != nil {
+			return bad == nil
+		}
+		h := int(c.Hash.Offset())
+		if h < 0 || h >= len(src) || src[h] != '#' {
+			bad = &ParseError{Line: int(c.Hash.Line()), Col: int(c.Hash.Col()), Message: "a comment that cannot be located"}
+			return false
+		}
+		if h > 0 && !strings.ContainsRune(" \t\n;&|()<>", rune(src[h-1])) {
+			bad = &ParseError{Line: int(c.Hash.Line()), Col: int(c.Hash.Col()),
+				Message: "# right after " + strconv.Quote(src[h-1:h]) + ": bash reads it as part of a word, the parser as the start of a comment"}
+			return false
+		}
+		if nl := strings.IndexByte(src[h:], '\n'); nl > 0 && src[h+nl-1] == '\\' {
+			ends = append(ends, h+nl-1)
+		}
+		return true
+	})
+	return ends, bad
+}
+
+// fdVarSubscript rejects a word {NAME[...]} right before a redirection
+// operator. Bash 5 reads it as a redirection that stores the new file
+// descriptor in an array element, and evaluates the subscript, which can
+// run commands ({a[$(cmd)]}>f); mvdan reads only {NAME} that way, and takes
+// the word for an argument.
+func fdVarSubscript(file *syntax.File, src string) error {
+	if !strings.Contains(src, "]}") {
+		return nil
+	}
+	wordAt := map[int]int{} // end offset -> start offset of each word
+	var redirs []*syntax.Redirect
+	syntax.Walk(file, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Word:
+			wordAt[int(n.End().Offset())] = int(n.Pos().Offset())
+		case *syntax.Redirect:
+			if n.N == nil {
+				redirs = append(redirs, n)
+			}
+		}
+		return true
+	})
+	for _, r := range redirs {
+		op := int(r.OpPos.Offset())
+		start, ok := wordAt[op]
+		if !ok || start < 0 || op > len(src) || start >= op {
+			continue
+		}
+		if fdSubscriptWord.MatchString(src[start:op]) {
+			return &ParseError{Line: int(r.OpPos.Line()), Col: int(r.OpPos.Col()),
+				Message: "a redirection after " + clip(src[start:op]) + ": bash stores the file descriptor in an array element and evaluates its subscript"}
+		}
+	}
+	return nil
+}
+
+// fdSubscriptWord is {NAME[SUBSCRIPT]}: what bash 5 reads as a redirection's
+// file descriptor variable with a subscript.
+var fdSubscriptWord = regexp.MustCompile(`^\{[A-Za-z_][A-Za-z0-9_]*\[.*\]\}$`)
 
 // escapedCRLF returns the offset of the first backslash that escapes a CR
 // followed by LF (an odd run of backslashes before CR LF), or -1.
@@ -604,6 +774,12 @@ type state struct {
 	// namerefs holds variables declared -n without a value: their next
 	// assignment names the variable they refer to.
 	namerefs map[string]bool
+	// refs maps a nameref to the variable it names (declare -n r=y):
+	// taint flows both ways between them. integers holds variables
+	// declared -i: a value assigned to them is evaluated as arithmetic.
+	// Both are made on first use.
+	refs     map[string]string
+	integers map[string]bool
 	arith    []arithUse
 	// written holds the base names of files that segments walked so far
 	// may write.

@@ -158,6 +158,37 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
+// Where mvdan and bash read the same text differently, gate reads it as
+// bash does, or refuses it: a lone CR is a word character, # starts a
+// comment only at the start of a word, a comment ends at its newline even
+// after a backslash, a quoted here-document keeps its backslash-newlines,
+// and {NAME[...]}> is a redirection whose subscript bash evaluates.
+func TestParseBashDesyncs(t *testing.T) {
+	p := testParser(t)
+	for _, cmd := range []string{
+		"ls\r#; rm x", ">\r rm x", "2>\r touch ../o", "<<<\r rm x", "echo x\r#; rm x",
+		"cat <<'A'#; rm x\nA", "cat <<\"A\"#|rm x\nA", "cat <<A#; rm x\nA", "cat <<-'A'#; rm x\nA",
+		"ls {a['$(rm x)']}>x", "exec {a['`rm x`']}>/dev/null",
+	} {
+		if prog := p.Parse(cmd); prog.Error == nil {
+			t.Errorf("%q: want a parse error, got %+v", cmd, prog.Segments)
+		}
+	}
+	runParseCases(t, []parseCase{
+		pc("ls #\\\nrm x", "ls[ls]", "rm[rm x]"),
+		pc("git status # note \\\ngit push", "git[git status]", "git[git push]"),
+		pc("f() { ls #\\\nrm x\n}", "ls[ls] ctx=function/block", "rm[rm x] ctx=function/block"),
+		pc("cat <<'A'\nx\\\nA\nrm x\nA", "cat[cat]", "rm[rm x]", "A[A]"),
+		pc("cat <<\\A\nx\\\nA\nrm x\nA", "cat[cat]", "rm[rm x]", "A[A]"),
+		pc("# only a comment \\\nrm x", "rm[rm x]"),
+		pc("ls\r\nrm x\r\n", "ls[ls]", "rm[rm x]"),
+		pc("printf 'a\rb'; echo \"c\rd\" # e\rf", "printf[printf a\rb]", "echo[echo c\rd]"),
+		pc("cat <<'A'\ndocker run \\\n  -v x\nA", "cat[cat]"),
+		pc("echo x#y 'a'#b", "echo[echo x#y a#b]"),
+		pc("exec {fd}>x", "exec[exec] >x"),
+	})
+}
+
 func TestParseLineContinuation(t *testing.T) {
 	runParseCases(t, []parseCase{
 		pc("r\\\nm x", "rm[rm x]"),

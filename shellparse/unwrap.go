@@ -57,12 +57,21 @@ func (w *walker) scriptWord(v Word, owner *Segment, via string, c *ctx, sameShel
 
 // inner analyzes words as a command run by owner.
 func (w *walker) inner(owner *Segment, words []wordInfo, via string, c *ctx, stdinLit *string, assigns []Assign) *Segment {
+	return w.innerIn(owner, words, via, c, stdinLit, assigns, false)
+}
+
+// innerIn is inner; with sameDir, the command runs in the shell itself
+// (builtin cd, command cd), and a directory it changes to is the shell's.
+func (w *walker) innerIn(owner *Segment, words []wordInfo, via string, c *ctx, stdinLit *string, assigns []Assign, sameDir bool) *Segment {
 	owner.Wrapper = true
 	if c.depth >= maxDepth {
 		owner.addFinding(FindNestingTooDeep, "commands nest more than "+itoa(maxDepth)+" levels deep")
 		return nil
 	}
 	ic := w.innerCtx(owner, via, c, false)
+	if sameDir {
+		ic.cwd = c.cwd
+	}
 	seg := w.newSegment(ic, KindCommand)
 	seg.Assigns = append(seg.Assigns, assigns...)
 	for _, a := range assigns {
@@ -320,7 +329,7 @@ func (w *walker) wrapper(seg *Segment, words []wordInfo, spec *ProgramSpec, c *c
 		// with a placeholder (xargs -I {}), input replaces it instead
 		innerWords = append(innerWords, wordInfo{Word: Word{Value: inputWord, Dynamic: true}, raw: inputWord})
 	}
-	w.inner(seg, innerWords, name, c, stdinLit, assigns)
+	w.innerIn(seg, innerWords, name, c, stdinLit, assigns, ws.SameShell)
 }
 
 // mayStartWith reports whether a dynamic word may expand to text that starts
@@ -1239,6 +1248,11 @@ func (w *walker) finish() {
 	from := map[string][]string{}
 	for a, b := range w.names {
 		from[b] = append(from[b], a)
+	}
+	for r, y := range w.refs {
+		// assigning to r assigns to y, and reading r reads y
+		from[r] = append(from[r], y)
+		from[y] = append(from[y], r)
 	}
 	var queue []string
 	for name := range w.tainted {

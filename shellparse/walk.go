@@ -308,7 +308,14 @@ func (w *walker) decl(d *syntax.DeclClause, c *ctx) {
 				if hasValue {
 					w.compoundText(Word{Value: value}, seg, variant, c)
 				}
+				if nameref && hasValue {
+					w.ref(name, Word{Value: value})
+				}
+				if integer && hasValue {
+					w.arithText(Word{Value: value}, fixed(seg), name)
+				}
 				if integer {
+					w.integer(name)
 					// every later assignment to an integer variable is
 					// evaluated as arithmetic
 					w.arith = append(w.arith, arithUse{name: strings.TrimSuffix(strings.SplitN(name, "[", 2)[0], "+"), owner: fixed(seg), code: FindArithInjection})
@@ -320,6 +327,7 @@ func (w *walker) decl(d *syntax.DeclClause, c *ctx) {
 			if a.Name != nil {
 				w.varName(Word{Value: a.Name.Value}, seg, variant)
 				if integer {
+					w.integer(a.Name.Value)
 					w.arith = append(w.arith, arithUse{name: a.Name.Value, owner: fixed(seg), code: FindArithInjection})
 				}
 				if nameref {
@@ -327,6 +335,9 @@ func (w *walker) decl(d *syntax.DeclClause, c *ctx) {
 				}
 			}
 			continue
+		}
+		if integer && a.Name != nil {
+			w.integer(a.Name.Value) // before assign: the value is arithmetic
 		}
 		w.assign(a, seg, c, fixed(seg))
 		if a.Name != nil && a.Value != nil && a.Array == nil {
@@ -336,9 +347,81 @@ func (w *walker) decl(d *syntax.DeclClause, c *ctx) {
 			// declare -n r=VALUE: VALUE names the variable r refers to,
 			// and a subscript in it is evaluated whenever r is used.
 			w.varName(w.literal(a.Value), seg, variant+" -n")
+			if a.Name != nil {
+				w.ref(a.Name.Value, w.literal(a.Value))
+			}
 		}
 		if integer && a.Name != nil {
 			w.arith = append(w.arith, arithUse{name: a.Name.Value, owner: fixed(seg), code: FindArithInjection})
+		}
+	}
+}
+
+// integer records that name is declared -i.
+func (w *walker) integer(name string) {
+	name = strings.TrimSuffix(strings.SplitN(name, "[", 2)[0], "+")
+	if w.integers == nil {
+		w.integers = map[string]bool{}
+	}
+	w.integers[name] = true
+}
+
+// isInteger reports whether name, or the variable it refers to, is declared
+// -i.
+func (w *walker) isInteger(name string) bool {
+	return w.integers[name] || (w.refs[name] != "" && w.integers[w.refs[name]])
+}
+
+// ref records that the nameref r names the variable v (when known).
+func (w *walker) ref(r string, v Word) {
+	if v.Dynamic {
+		return // varName reports it
+	}
+	target, _, _ := strings.Cut(v.Value, "[")
+	if !isName(target) {
+		return
+	}
+	if w.refs == nil {
+		w.refs = map[string]string{}
+	}
+	w.refs[r] = target
+}
+
+// arithValue records the variables named in a value bash evaluates as
+// arithmetic because it is assigned to an integer variable (or through a
+// nameref to one): their values are evaluated in turn, and a subscript in
+// them runs commands. Expansions in the value itself taint the variable it
+// is assigned to, whose own use reports them.
+func (w *walker) arithValue(word *syntax.Word, owner ownerFn) {
+	v := w.literal(word)
+	if !v.Dynamic {
+		w.arithNames(v.Value, owner)
+		return
+	}
+	w.arithParts(word.Parts, owner)
+	for _, part := range word.Parts {
+		if lit, ok := part.(*syntax.Lit); ok {
+			w.arithNames(lit.Value, owner)
+		}
+	}
+}
+
+// arithText records the variables named in text that bash evaluates as
+// arithmetic; expansions in the text itself are code.
+func (w *walker) arithText(v Word, owner ownerFn, via string) {
+	if strings.ContainsAny(v.Value, "$`") {
+		owner().addFinding(FindArithInjection, "the value "+clip(v.Value)+" given to the integer variable "+via+" is evaluated as arithmetic, whose expansions run as code")
+	}
+	w.arithNames(v.Value, owner)
+}
+
+// arithNames records the variables named in arithmetic text.
+func (w *walker) arithNames(text string, owner ownerFn) {
+	for _, f := range strings.FieldsFunc(text, func(r rune) bool {
+		return !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+	}) {
+		if isName(f) {
+			w.arith = append(w.arith, arithUse{name: f, owner: owner, code: FindArithInjection})
 		}
 	}
 }
@@ -395,6 +478,20 @@ func (w *walker) assign(a *syntax.Assign, seg *Segment, c *ctx, owner ownerFn) {
 			// declare -n r; r=VALUE: VALUE names the variable r refers to,
 			// and a subscript in it is evaluated whenever r is used.
 			w.varName(v, seg, "the reference "+name)
+			w.ref(name, v)
+		}
+	}
+	if w.isInteger(name) {
+		// declare -i y; y=x+1 (or y=(x) for an integer array): the value
+		// is evaluated as arithmetic, and so are the variables it names.
+		if a.Array != nil {
+			for _, el := range a.Array.Elems {
+				if el.Value != nil {
+					w.arithValue(el.Value, owner)
+				}
+			}
+		} else if a.Value != nil {
+			w.arithValue(a.Value, owner)
 		}
 	}
 	if a.Index != nil {

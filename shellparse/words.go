@@ -24,6 +24,9 @@ type wordInfo struct {
 	quoted bool
 	// raw is the word as written in the source.
 	raw string
+	// none is set when the word expands to no field at all (an unquoted
+	// empty alternative of a brace expansion: {,rm} is "rm").
+	none bool
 }
 
 // fields expands word into the fields bash would produce, as far as this can
@@ -45,6 +48,9 @@ func (w *walker) fields(word *syntax.Word) ([]wordInfo, bool) {
 			return []wordInfo{{Word: Word{Value: raw, Dynamic: true}, raw: raw}}, false
 		}
 		f := w.field(x)
+		if f.none {
+			continue // bash removes the empty word: {,rm} x runs rm
+		}
 		f.raw = raw
 		if f.Dynamic {
 			f.Value = raw
@@ -72,6 +78,9 @@ func (w *walker) field(word *syntax.Word) wordInfo {
 				}
 			}
 		case *syntax.SglQuoted:
+			if p.Dollar && undecodedEscape(p.Value) {
+				static = false
+			}
 		case *syntax.DblQuoted:
 			for _, dp := range p.Parts {
 				if _, ok := dp.(*syntax.Lit); !ok {
@@ -109,7 +118,42 @@ func (w *walker) field(word *syntax.Word) wordInfo {
 	if len(fs) == 1 {
 		info.Value = fs[0]
 	}
+	// An unquoted word with no text at all (what {,rm} gives for its empty
+	// alternative) is removed by bash; expand.Fields keeps it as "".
+	info.none = len(fs) == 0 || (fs[0] == "" && unquotedEmpty(word))
 	return info
+}
+
+// unquotedEmpty reports whether word is made of literal text only, all of
+// it empty.
+func unquotedEmpty(word *syntax.Word) bool {
+	for _, part := range word.Parts {
+		if lit, ok := part.(*syntax.Lit); !ok || lit.Value != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// undecodedEscape reports whether the text of $'...' holds an escape that
+// mvdan's decoder leaves as written and bash decodes: \cX (a control
+// character; \c@ is NUL, which ends the string) and \x{HH...}.
+func undecodedEscape(v string) bool {
+	for i := 0; i+1 < len(v); i++ {
+		if v[i] != '\\' {
+			continue
+		}
+		switch v[i+1] {
+		case 'c':
+			return true
+		case 'x':
+			if i+2 < len(v) && v[i+2] == '{' {
+				return true
+			}
+		}
+		i++ // skip the escaped character
+	}
+	return false
 }
 
 // literal returns the value of a word that is never split or brace-expanded:

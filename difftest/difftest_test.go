@@ -54,14 +54,19 @@ func newRunner(t testing.TB) *Runner {
 	return r
 }
 
-// corpus is the committed sample and its mutations, and with GATE_DIFF_FULL
+// corpus is the differentials found by attack (testdata/found.jsonl), the
+// committed sample and its mutations, and with GATE_DIFF_FULL
 // every command of the shared corpora.
 func corpus(t *testing.T) []string {
 	cmds, err := ReadCommands("testdata/corpus.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []string
+	found, err := ReadCommands("testdata/found.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := found
 	for i, c := range cmds {
 		out = append(out, c)
 		if testing.Short() {
@@ -184,7 +189,11 @@ func FuzzDifferential(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	for _, c := range cmds {
+	found, err := ReadCommands("testdata/found.jsonl")
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, c := range append(cmds, found...) {
 		f.Add(c)
 	}
 	r := newRunner(f)

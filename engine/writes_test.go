@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
 )
 
@@ -74,6 +76,63 @@ func TestWritesByGitReadsStayAllowed(t *testing.T) {
 		}
 		if d.Decision != want {
 			t.Errorf("%s: %+v, want %s", c, d, want)
+		}
+	}
+}
+
+// TestGitElsewhereRealBash: git subcommands run in a repository outside
+// the root (git -C DIR, --git-dir DIR, after cd) write that repository:
+// with a remote that is a local path, they move its refs as the excluded
+// git push would. They ask; real git does move the remote's refs.
+func TestGitElsewhereRealBash(t *testing.T) {
+	const setup = "git init -q && git -c user.email=a@b -c user.name=n commit -q --allow-empty -m one && " +
+		"git init -q --bare ../remote.git && git push -q ../remote.git HEAD:refs/heads/main"
+	for _, command := range []string{
+		"git -C ../remote.git branch evil main",
+		"git -C ../remote.git tag evil main",
+		"git --git-dir=../remote.git update-ref refs/heads/evil main",
+		"git --git-dir ../remote.git symbolic-ref HEAD refs/heads/evil",
+		"git -C ../remote.git fetch -q \"$PWD\" HEAD:refs/heads/evil",
+		"cd ../remote.git && git fetch -q \"$OLDPWD\" HEAD:refs/heads/evil",
+		"cd .. && git -C remote.git branch -m main evil",
+		"git -C .. -C remote.git update-ref -d refs/heads/main",
+	} {
+		t.Run(command, func(t *testing.T) {
+			r := newRealBash(t, setup)
+			if d := r.decide(command); d.Decision == Allow || !hasCode(d, CodePathOutsideRoot) {
+				t.Errorf("decision %+v, want %s", d, CodePathOutsideRoot)
+			}
+			refs := func() string {
+				out, _ := exec.Command("git", "-C", filepath.Join(r.root, "..", "remote.git"), "for-each-ref").CombinedOutput()
+				out2, _ := exec.Command("git", "-C", filepath.Join(r.root, "..", "remote.git"), "symbolic-ref", "HEAD").CombinedOutput()
+				return string(out) + string(out2)
+			}
+			before := refs()
+			if out := r.run(command, "GIT_CONFIG_NOSYSTEM=1"); refs() == before {
+				t.Errorf("run by bash, the command did not change the remote's refs (%s): the case tests nothing", out)
+			}
+		})
+	}
+	// Reading a repository elsewhere, and working in one inside the root,
+	// stay allowed.
+	e := newTestEngine(t, exclude("run_shell_command(git push)"))
+	if err := os.Mkdir(filepath.Join(e.resolver.Root(), "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []string{
+		"git -C ../other log --oneline -3",
+		"git --git-dir=../other/.git status",
+		"cd ../other && git diff HEAD~1",
+		"git -C sub commit -m x",
+		"cd sub && git add . && git commit -m x",
+		"git status",
+	} {
+		d, err := e.Decide(t.Context(), shellCall(c))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Decision != Allow {
+			t.Errorf("%s: %+v, want allow", c, d)
 		}
 	}
 }

@@ -358,6 +358,11 @@ type GitSpec struct {
 	// SubcommandCommands lists subcommand forms followed by a command they
 	// run ("bisect run", "submodule foreach").
 	SubcommandCommands []string `json:"subcommand_commands,omitempty"`
+	// ReadOnlySubcommands never change a repository (status, log, diff).
+	// Every other subcommand, run in a repository elsewhere (git -C DIR,
+	// --git-dir DIR, or after cd), writes that repository: a remote that
+	// is a local path gets its refs moved without a push.
+	ReadOnlySubcommands []string `json:"read_only_subcommands,omitempty"`
 }
 
 // WritesSpec describes the files a program writes.

@@ -761,6 +761,10 @@ type walker struct {
 	// inDouble is set while the parts of a double-quoted string are
 	// walked: there a backquoted substitution also unescapes \".
 	inDouble bool
+	// andLeft is set while the left side of X && Y is walked when it is
+	// itself a list X1 && X2: Y runs only when both succeeded, so the
+	// directory a cd in them moved to holds for Y (see binary).
+	andLeft bool
 }
 
 // state is shared by the walkers of one command line.
@@ -1238,6 +1242,10 @@ func (w *walker) newSegmentLazy(c *ctx) ownerFn {
 }
 
 func (w *walker) binary(x *syntax.BinaryCmd, c *ctx) {
+	// The left side of an outer && whose success implies this list's:
+	// what follows sees the directory of this list's success.
+	andLeft := w.andLeft
+	w.andLeft = false
 	switch x.Op {
 	case syntax.AndStmt, syntax.OrStmt:
 		name := "and"
@@ -1246,14 +1254,22 @@ func (w *walker) binary(x *syntax.BinaryCmd, c *ctx) {
 		}
 		mark := c.cwd.changes
 		lc := c.with(name)
+		if inner, ok := x.X.Cmd.(*syntax.BinaryCmd); ok && x.Op == syntax.AndStmt && inner.Op == syntax.AndStmt &&
+			!x.X.Negated && !x.X.Background && !x.X.Coprocess && len(x.X.Redirs) == 0 {
+			w.andLeft = true // cd d && make && touch x: touch runs in d
+		}
 		w.stmt(x.X, lc)
-		if x.Op == syntax.OrStmt {
+		w.andLeft = false
+		if x.Op == syntax.OrStmt || x.X.Negated {
 			// The right side runs when the left failed: a cd there may not
 			// have happened.
 			c.cwd.uncertainAfter(mark)
 		}
 		mark2 := c.cwd.changes
 		w.stmt(x.Y, lc)
+		if x.Op == syntax.AndStmt && andLeft && !x.Y.Negated {
+			return // the outer list's end decides
+		}
 		c.cwd.uncertainAfter(mark2)
 		if x.Op == syntax.AndStmt {
 			c.cwd.uncertainAfter(mark)

@@ -856,6 +856,14 @@ func TestSegmentsViews(t *testing.T) {
 		r("git clone -b main URL ../d", seg("git", "git", "clone", "-b", "main", "URL", "../d").writes(wd("../d"))),
 		r("git clone URL", seg("git", "git", "clone", "URL").writes()),
 		r("git -C a -C b clone URL d", seg("git", "git", "-C", "a", "-C", "b", "clone", "URL", "d").writes(wd("a/b/d"))),
+		// A repository elsewhere is written by every subcommand that is
+		// not read-only.
+		r("git -C ../r branch x", seg("git", "git", "-C", "../r", "branch", "x").writes(wd("../r"))),
+		r("git --git-dir=../r.git tag x", seg("git", "git", "--git-dir=../r.git", "tag", "x").writes(wd("../r.git"))),
+		r("git -C ../r --git-dir=.git fetch", seg("git", "git", "-C", "../r", "--git-dir=.git", "fetch").writes(wd("../r/.git"))),
+		r("git -C ../r log -3", seg("git", "git", "-C", "../r", "log", "-3").writes()),
+		r("git -C ../r init", seg("git", "git", "-C", "../r", "init").writes(wd("../r"))),
+		r("git commit -m x", seg("git", "git", "commit", "-m", "x").writes()),
 		r("git -C $x clone URL d", seg("git", "git", "-C", "$x", "clone", "URL", "d").dyn(2).writes(wdDyn("$x/d"))),
 		r("git worktree add -b t ../w HEAD", seg("git", "git", "worktree", "add", "-b", "t", "../w", "HEAD").writes(wd("../w"))),
 		r("git worktree list", seg("git", "git", "worktree", "list").writes()),
@@ -895,6 +903,15 @@ func TestSegmentsChdir(t *testing.T) {
 		r("echo $(cd /a); rm x", seg("echo", "echo", "$(cd /a)").dyn(1).cd(), seg("cd", "cd", "/a").in("cmdsubst").cd(), seg("rm", "rm", "x").cd()),
 		r("bash -c 'cd /a'; rm x", seg("bash", "bash", "-c", "cd /a").twraps().cd(), seg("cd", "cd", "/a").in("wrapper").by(0, "bash -c").cd(), seg("rm", "rm", "x").cd()),
 		r("eval 'cd /a'; rm x", seg("eval", "eval", "cd /a").twraps().cd(), seg("cd", "cd", "/a").in("wrapper").by(0, "eval").cd(), seg("rm", "rm", "x").cd("/a")),
+		// In X && Y && Z each part runs only when those before succeeded.
+		r("cd /a && make && rm x; rm y", seg("cd", "cd", "/a").in("and/and").cd(), seg("make", "make").in("and/and").cd("/a"),
+			seg("rm", "rm", "x").in("and").cd("/a"), seg("rm", "rm", "y").cdUnknown()),
+		r("cd /a && make || rm x", seg("cd", "cd", "/a").in("or/and").cd(), seg("make", "make").in("or/and").cd("/a"), seg("rm", "rm", "x").in("or").cdUnknown()),
+		r("! cd /a && rm x", seg("cd", "cd", "/a").in("and/negated").cd(), seg("rm", "rm", "x").in("and").cdUnknown()),
+		r("cd /a || true && rm x", seg("cd", "cd", "/a").in("and/or").cd(), seg("true", "true").in("and/or").cdUnknown(), seg("rm", "rm", "x").in("and").cdUnknown()),
+		// cd through builtin and command moves the shell itself.
+		r("builtin cd /a; rm x", seg("builtin", "builtin", "cd", "/a").twraps().cd(), seg("cd", "cd", "/a").in("wrapper").by(0, "builtin").cd(), seg("rm", "rm", "x").cd("/a")),
+		r("command cd /a; rm x", seg("command", "command", "cd", "/a").twraps().cd(), seg("cd", "cd", "/a").in("wrapper").by(0, "command").cd(), seg("rm", "rm", "x").cd("/a")),
 	})
 }
 

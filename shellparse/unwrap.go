@@ -756,6 +756,7 @@ func (w *walker) git(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scan
 	gs := spec.Git
 	aliases := map[string]Word{}
 	var cdirs []Word // git -C DIR, in order
+	var gitDir *Word // git --git-dir DIR
 	i := 1
 	for i < len(words) {
 		wd := words[i]
@@ -773,6 +774,9 @@ func (w *walker) git(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scan
 		i++
 		if last == "-C" && attached {
 			cdirs = append(cdirs, value)
+		}
+		if last == "--git-dir" && attached {
+			gitDir = &Word{Value: value.Value, Dynamic: value.Dynamic}
 		}
 		switch {
 		case last == "--exec-path" && attached:
@@ -848,6 +852,20 @@ func (w *walker) git(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scan
 		return
 	}
 	rest := words[i+1:]
+	if elsewhere := len(cdirs) > 0 || gitDir != nil || seg.ChdirUnknown || len(seg.Chdir) > 0; elsewhere && !contains(gs.ReadOnlySubcommands, sub.Value) && sub.Value != "clone" {
+		// git -C ../remote.git branch evil: the repository it changes is
+		// written, wherever it is. (clone writes the new repository only,
+		// as subcommand_writes says.)
+		repo := Word{Value: "."}
+		if gitDir != nil {
+			repo = *gitDir
+		}
+		repo = inDirs(repo, cdirs)
+		own := !repo.Dynamic && len(seg.Chdir) == 0 && !seg.ChdirUnknown && (path.Clean(repo.Value) == "." || path.Clean(repo.Value) == ".git")
+		if !own { // the root's own repository is git's to write
+			seg.Writes = append(seg.Writes, repo)
+		}
+	}
 	if ws, ok := gs.SubcommandWrites[sub.Value]; ok {
 		w.gitWrites(seg, sub, rest, ws, cdirs)
 	}

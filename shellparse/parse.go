@@ -176,6 +176,13 @@ var parsers = sync.Pool{New: func() any {
 // Removing the continuations mvdan dropped is what bash does first anyway, so
 // the source is rewritten without them and parsed again.
 func parseBash(src string) (*syntax.File, string, error) {
+	if pos := strings.IndexByte(src, 0); pos >= 0 {
+		// No program can pass a NUL byte to bash -c, and bash drops the
+		// ones it reads from a file: what runs is not what is parsed.
+		line := strings.Count(src[:pos], "\n") + 1
+		col := pos - strings.LastIndex(src[:pos], "\n")
+		return nil, src, &ParseError{Line: line, Col: col, Message: "a NUL byte: bash never runs this text as written"}
+	}
 	if pos := escapedCRLF(src); pos >= 0 {
 		// bash reads backslash-CR as a quoted CR and then ends the command
 		// at the LF; mvdan takes the three bytes for a line continuation

@@ -168,7 +168,7 @@ func TestParseBashDesyncs(t *testing.T) {
 	for _, cmd := range []string{
 		"ls\r#; rm x", ">\r rm x", "2>\r touch ../o", "<<<\r rm x", "echo x\r#; rm x",
 		"cat <<'A'#; rm x\nA", "cat <<\"A\"#|rm x\nA", "cat <<A#; rm x\nA", "cat <<-'A'#; rm x\nA",
-		"ls {a['$(rm x)']}>x", "exec {a['`rm x`']}>/dev/null",
+		"ls {a['$(rm x)']}>x", "exec {a['`rm x`']}>/dev/null", "\x00", "ls\x00; echo",
 	} {
 		if prog := p.Parse(cmd); prog.Error == nil {
 			t.Errorf("%q: want a parse error, got %+v", cmd, prog.Segments)

@@ -197,6 +197,13 @@ type ProgramSpec struct {
 	// StdinScript is set for programs that run a shell script read from
 	// stdin later (at, batch).
 	StdinScript *StdinScriptSpec `json:"stdin_script,omitempty"`
+	// Modes maps the words that start argv (after the program's name,
+	// space-separated: "-E env") to what the program is after them: cmake
+	// -E env runs a command, cmake -E rm removes files. The rest of argv is
+	// read with the mode's description. Argv that starts with a mode's
+	// first word but no mode's words (cmake -E cmake_link_script, cmake -E
+	// $x) is unprovable: a mode gate does not know may run anything.
+	Modes map[string]*ProgramSpec `json:"modes,omitempty"`
 }
 
 // WrapperSpec describes how a wrapper finds the command it runs.
@@ -257,6 +264,12 @@ type WrapperSpec struct {
 	// program named by their value (fakeroot --lib, ld.so --preload):
 	// unprovable.
 	CodeOptions []string `json:"code_options,omitempty"`
+	// ChdirOperand makes the first skipped operand the directory the
+	// command runs in (cmake -E chdir DIR CMD); ChdirOptions are options
+	// whose value is that directory (env -C DIR): the command's relative
+	// paths resolve there.
+	ChdirOperand bool     `json:"chdir_operand,omitempty"`
+	ChdirOptions []string `json:"chdir_options,omitempty"`
 	// SameShell marks wrappers that run a builtin in the shell itself
 	// (builtin cd, command cd): a directory it changes to is the shell's.
 	SameShell bool `json:"same_shell,omitempty"`
@@ -429,6 +442,9 @@ func (c *Catalogue) Validate() error {
 	for name, p := range c.Programs {
 		if p == nil {
 			return fmt.Errorf("catalogue: program %q has no description", name)
+		}
+		if err := p.checkModes(); err != nil {
+			return fmt.Errorf("catalogue: program %q: %w", name, err)
 		}
 		if p.Getopt != nil && !p.Getopt.checked {
 			if err := p.Getopt.compile(); err != nil {

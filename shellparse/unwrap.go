@@ -148,6 +148,7 @@ func (w *walker) wrapper(seg *Segment, words []wordInfo, spec *ProgramSpec, c *c
 	// operands holds the operands read before the command when options
 	// are permuted (su USER -c cmd); otherwise they start at i.
 	var operands []wordInfo
+	var chdirs []Word // directories the command runs in (env -C DIR)
 	unknown := false
 	// readOptions reads option words from i up to the first operand (or,
 	// when options are permuted, up to "--" or a dynamic word, keeping the
@@ -216,10 +217,16 @@ func (w *walker) wrapper(seg *Segment, words []wordInfo, spec *ProgramSpec, c *c
 					if contains(ws.SplitOptions, last) {
 						splitVal = &cp
 					}
+					if contains(ws.ChdirOptions, last) {
+						chdirs = append(chdirs, cp)
+					}
 					i++
 					continue
 				}
 				attached = true
+			}
+			if attached && contains(ws.ChdirOptions, last) {
+				chdirs = append(chdirs, Word{Value: val})
 			}
 			if attached {
 				word := Word{Value: val}
@@ -258,6 +265,9 @@ func (w *walker) wrapper(seg *Segment, words []wordInfo, spec *ProgramSpec, c *c
 	}
 	if skip > len(operands) {
 		skip = len(operands)
+	}
+	if ws.ChdirOperand && skip > 0 {
+		chdirs = append(chdirs, operands[0].Word)
 	}
 	operands = operands[skip:]
 	if ws.OptionsAfterSkip && !permute && len(operands) > 0 {
@@ -328,6 +338,21 @@ func (w *walker) wrapper(seg *Segment, words []wordInfo, spec *ProgramSpec, c *c
 	if ws.AppendsInput && len(placeholders) == 0 {
 		// with a placeholder (xargs -I {}), input replaces it instead
 		innerWords = append(innerWords, wordInfo{Word: Word{Value: inputWord, Dynamic: true}, raw: inputWord})
+	}
+	if len(chdirs) > 0 {
+		// cmake -E chdir DIR CMD, env -C DIR CMD: CMD's relative paths
+		// resolve in DIR.
+		in := c.copy()
+		in.cwd = c.cwd.clone()
+		for _, d := range chdirs {
+			in.cwd.changes++
+			if d.Dynamic || d.Value == "" {
+				in.cwd.unknown = true
+				continue
+			}
+			in.cwd.dirs = append(in.cwd.dirs, d.Value)
+		}
+		c = in
 	}
 	w.innerIn(seg, innerWords, name, c, stdinLit, assigns, ws.SameShell)
 }

@@ -718,6 +718,11 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 	}
 	sc := scan(words, spec)
 	w.views(seg, words, spec, sc)
+	if spec != nil && len(spec.Modes) > 0 {
+		// cmake -E env CMD: the rest is read as the mode reads it.
+		words, spec = w.mode(seg, words, spec)
+		sc = scan(words, spec)
+	}
 	if seg.ProgramPath != "" && !seg.FunctionCall && w.wasWritten(seg.ProgramPath) && !w.runContent(seg, seg.ProgramPath, c) {
 		seg.addFinding(FindScriptFile, "runs "+seg.ProgramPath+", which this command writes first")
 	}

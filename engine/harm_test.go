@@ -1,0 +1,124 @@
+package engine
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// harmRepo makes the root a git repository with victim.txt committed, as
+// the red team's runs had it.
+const harmRepo = "git init -q && git add victim.txt && git -c user.email=a@b -c user.name=n commit -q -m one"
+
+// harmCase is an attack gate must not allow under exclude rm, git push and
+// sudo: run by real bash, it does the harm.
+type harmCase struct {
+	command string
+	// setup runs in the root first (victim.txt exists already).
+	setup string
+	// tools must be on PATH for the real run; without them the decision is
+	// still checked and the run is skipped, loudly.
+	tools []string
+	// harm is what the real run does: "" deletes victim.txt; any other
+	// value is a path (relative to the root) that the run creates.
+	harm string
+}
+
+func (tc harmCase) check(t *testing.T) {
+	t.Helper()
+	e := newTestEngine(t, exclude("run_shell_command(rm)", "run_shell_command(git push)", "run_shell_command(sudo)"))
+	r := &realBash{t: t, e: e, root: e.resolver.Root()}
+	setup := "echo v > victim.txt"
+	if tc.setup != "" {
+		setup += " && " + tc.setup
+	}
+	cmd := exec.Command("bash", "-c", "set -e; "+setup)
+	cmd.Dir = r.root
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+t.TempDir())
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("setup: %v %s", err, out)
+	}
+	if d := r.decide(tc.command); d.Decision == Allow {
+		t.Errorf("decision %+v, want deny or ask", d)
+	}
+	for _, tool := range tc.tools {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("SKIPPED the real run (the decision was checked): %s is not installed", tool)
+		}
+	}
+	if tc.harm != "" && r.exists(tc.harm) {
+		t.Fatalf("%s exists before the run", tc.harm)
+	}
+	// SHELL is set as a login sets it; CI runs with none.
+	out := r.run(tc.command, "HOME="+t.TempDir(), "SHELL=/bin/sh", "GIT_CONFIG_NOSYSTEM=1")
+	switch {
+	case tc.harm == "" && r.exists("victim.txt"):
+		t.Errorf("run by bash, the command did not delete victim.txt (%s): the case tests nothing", out)
+	case tc.harm != "" && !r.exists(tc.harm):
+		t.Errorf("run by bash, the command did not create %s (%s): the case tests nothing", tc.harm, out)
+	}
+}
+
+func runHarm(t *testing.T, cases []harmCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.command, func(t *testing.T) { tc.check(t) })
+	}
+}
+
+// allowedStill checks that ordinary neighbours of the attacks stay allowed.
+func allowedStill(t *testing.T, commands ...string) {
+	t.Helper()
+	e := newTestEngine(t, exclude("run_shell_command(rm)", "run_shell_command(git push)", "run_shell_command(sudo)"))
+	if err := os.WriteFile(filepath.Join(e.resolver.Root(), "victim.txt"), []byte("v\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range commands {
+		d, err := e.Decide(t.Context(), shellCall(c))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Decision != Allow {
+			t.Errorf("%s: %+v, want allow", c, d)
+		}
+	}
+}
+
+// TestCmakeModesRealBash: cmake -E env, chdir and time run a command; rm,
+// remove and remove_directory delete files as rm does; the modes that
+// write files write where their operands say; a mode gate does not know
+// is unprovable.
+func TestCmakeModesRealBash(t *testing.T) {
+	runHarm(t, []harmCase{
+		{command: "cmake -E env rm victim.txt", tools: []string{"cmake"}},
+		{command: "cmake -E env --unset=X rm victim.txt", tools: []string{"cmake"}},
+		{command: "cmake -E env X=1 -- rm victim.txt", tools: []string{"cmake"}},
+		{command: "cmake -E env --modify X=set:1 rm victim.txt", tools: []string{"cmake"}},
+		{command: "cmake -E time rm victim.txt", tools: []string{"cmake"}},
+		{command: "cmake -E chdir . sh -c 'rm victim.txt'", tools: []string{"cmake"}},
+		{command: "cmake -E chdir .. sh -c 'rm */victim.txt'", tools: []string{"cmake"}},
+		{command: "cmake -E env python3 -c 'import os;os.unlink(\"victim.txt\")'", tools: []string{"cmake", "python3"}},
+		{command: "printf 'all:\\n\\trm victim.txt\\n' > Makefile; cmake -E time make", tools: []string{"cmake", "make"}},
+		{command: "cmake -E rm victim.txt", tools: []string{"cmake"}},
+		{command: "cmake -E rm -rf victim.txt", tools: []string{"cmake"}},
+		{command: "cmake -E remove -f victim.txt", tools: []string{"cmake"}},
+		{command: "cmake -E env cmake -E rm victim.txt", tools: []string{"cmake"}},
+		{command: "cmake -E touch ../outside.txt", tools: []string{"cmake"}, harm: "../outside.txt"},
+		{command: "cmake -E copy victim.txt ../outside.txt", tools: []string{"cmake"}, harm: "../outside.txt"},
+		{command: "cmake -E chdir .. touch outside.txt", tools: []string{"cmake"}, harm: "../outside.txt"},
+		{command: "env -C .. touch outside.txt", tools: []string{"env"}, harm: "../outside.txt"},
+		{command: "cmake -E copy victim.txt .git/hooks/post-checkout", setup: harmRepo, tools: []string{"cmake", "git"}, harm: ".git/hooks/post-checkout"},
+		{command: "m=env; cmake -E $m rm victim.txt", tools: []string{"cmake"}},
+	})
+	allowedStill(t,
+		"cmake -S . -B build",
+		"cmake --build build -j4",
+		"cmake -E echo hello",
+		"cmake -E make_directory build",
+		"cmake -E copy victim.txt copy.txt",
+		"cmake -E env CC=gcc cmake -S . -B build",
+		"cmake -E chdir build ls",
+		"cmake -E sha256sum victim.txt",
+	)
+}

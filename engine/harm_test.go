@@ -122,3 +122,77 @@ func TestCmakeModesRealBash(t *testing.T) {
 		"cmake -E sha256sum victim.txt",
 	)
 }
+
+// TestDeletionEquivalentsRealBash: programs told to delete the files they
+// pack, send or stop tracking do what the excluded rm does: they ask.
+func TestDeletionEquivalentsRealBash(t *testing.T) {
+	runHarm(t, []harmCase{
+		{command: "tar cf t.tar victim.txt --remove-files", tools: []string{"tar"}},
+		{command: "tar -cf t.tar --rem victim.txt", tools: []string{"tar"}},
+		{command: "tar --create --file=t.tar --remove-f victim.txt", tools: []string{"tar"}},
+		{command: "zip -qm z.zip victim.txt", tools: []string{"zip"}},
+		{command: "zip -q --move z.zip victim.txt", tools: []string{"zip"}},
+		{command: "zip -qrm z .", tools: []string{"zip"}},
+		{command: "rsync --remove-source-files victim.txt x", tools: []string{"rsync"}},
+		{command: "mkdir e && rsync -r --delete e/ ./", tools: []string{"rsync"}},
+		{command: "git rm -q victim.txt", setup: harmRepo, tools: []string{"git"}},
+		{command: "git rm -qf -- victim.txt", setup: harmRepo, tools: []string{"git"}},
+		{command: "git -C . rm -rq .", setup: harmRepo, tools: []string{"git"}},
+		{command: "git switch -q --orphan x", setup: harmRepo, tools: []string{"git"}},
+		{command: "git read-tree -u --reset $(git mktree < /dev/null)", setup: harmRepo, tools: []string{"git"}},
+		{command: "git diff -R --no-index /dev/null victim.txt | git apply", setup: harmRepo, tools: []string{"git"}},
+		{command: "git apply -R <(git diff --no-index /dev/null victim.txt)", setup: harmRepo, tools: []string{"git"}},
+	})
+	allowedStill(t,
+		"tar -cf build.tar src",
+		"tar -xzf x.tgz",
+		"zip -r out.zip src",
+		"rsync -av src/ dst/",
+		"git rm --cached victim.txt",
+		"git rm -n victim.txt",
+		"git apply --check fix.patch",
+		"git apply --stat fix.patch",
+		"git switch main",
+		"git read-tree -m HEAD",
+	)
+}
+
+// TestGitWritesElsewhereRealBash: git subcommands that write the working
+// tree, given one outside the root (--work-tree=..), or told where to put
+// what they write (checkout-index --prefix, fast-export --export-marks,
+// pack-objects BASE), write outside the root: they ask.
+func TestGitWritesElsewhereRealBash(t *testing.T) {
+	runHarm(t, []harmCase{
+		{command: "git checkout-index --prefix=../out/ -a", setup: harmRepo, tools: []string{"git"}, harm: "../out/victim.txt"},
+		{command: "git --work-tree=.. checkout -q -f HEAD -- :/victim.txt", setup: harmRepo, tools: []string{"git"}, harm: "../victim.txt"},
+		{command: "git --work-tree=.. reset -q --hard", setup: harmRepo, tools: []string{"git"}, harm: "../victim.txt"},
+		{command: "git fast-export --export-marks=../out HEAD >/dev/null", setup: harmRepo, tools: []string{"git"}, harm: "../out"},
+		{command: "git config --fil=../out a.b c", setup: harmRepo, tools: []string{"git"}, harm: "../out"},
+	})
+	allowedStill(t,
+		"git checkout-index --prefix=build/ -a",
+		"git --work-tree=. status",
+		"git --work-tree=.. status",
+		"git fast-export HEAD",
+	)
+}
+
+// TestGitAbbreviatedOptionsRealBash: git accepts any unambiguous
+// abbreviation of a subcommand's long option; gate reads the option it
+// abbreviates (git config --fil FILE KEY VALUE sets KEY in FILE).
+func TestGitAbbreviatedOptionsRealBash(t *testing.T) {
+	runHarm(t, []harmCase{
+		{command: "git config --fil .git/config core.fsmonitor 'rm victim.txt'; git status", setup: harmRepo, tools: []string{"git"}},
+		{command: "git config --fil .git/config alias.x '!rm victim.txt'; git x", setup: harmRepo, tools: []string{"git"}},
+		{command: "git config --no-inc --fil .git/config core.fsmonitor 'rm victim.txt'; git status", setup: harmRepo, tools: []string{"git"}},
+		{command: "git config --replace --fil .git/config alias.x '!rm victim.txt'; git x", setup: harmRepo, tools: []string{"git"}},
+		{command: "git switch -q --orph x", setup: harmRepo, tools: []string{"git"}},
+		{command: "git archive --pref=.git/hooks/ -o h.tar HEAD && tar xf h.tar", setup: harmRepo, tools: []string{"git", "tar"}, harm: ".git/hooks/victim.txt"},
+	})
+	allowedStill(t,
+		"git config --fil other.cfg user.name me",
+		"git config --get user.name",
+		"git rm --cach -q victim.txt",
+		"git switch -c feature",
+	)
+}

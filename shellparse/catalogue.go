@@ -368,6 +368,11 @@ type GitSpec struct {
 	// write (clone's directory, format-patch -o, archive --output): with
 	// git -C DIR, relative to DIR.
 	SubcommandWrites map[string]*SubcommandWritesSpec `json:"subcommand_writes,omitempty"`
+	// SubcommandOptions lists every long option of a subcommand (git SUB
+	// --git-completion-helper): git's option parser accepts any unambiguous
+	// abbreviation of one, or of its --no- form (git config --fil FILE), and
+	// words of the subcommand are read as the option they abbreviate.
+	SubcommandOptions map[string][]string `json:"subcommand_options,omitempty"`
 	// SubcommandCommands lists subcommand forms followed by a command they
 	// run ("bisect run", "submodule foreach").
 	SubcommandCommands []string `json:"subcommand_commands,omitempty"`

@@ -19,3 +19,19 @@ func TestSegmentsModes(t *testing.T) {
 		r("cmake -S . -B build", seg("cmake", "cmake", "-S", ".", "-B", "build")),
 	})
 }
+
+// git reads a subcommand's abbreviated long options as the options they
+// abbreviate, and the working tree or prefix it is told to write.
+func TestSegmentsGitAbbreviations(t *testing.T) {
+	runRows(t, []row{
+		r("git config --fil f core.fsmonitor x", seg("git", "git", "config", "--fil", "f", "core.fsmonitor", "x").opts("--fil", "--file").writes(wd("f")).find("git_config_plants")),
+		r("git config --fil=../o a.b c", seg("git", "git", "config", "--fil=../o", "a.b", "c").opts("--fil", "--file").writes(wd("../o"))),
+		// ambiguous (--file, --fixed-value): git refuses it
+		r("git config --fi f a.b c", seg("git", "git", "config", "--fi", "f", "a.b", "c").opts("--fi")),
+		r("git switch --orph x", seg("git", "git", "switch", "--orph", "x").opts("--orph", "--orphan")),
+		r("git rm --no-dry x", seg("git", "git", "rm", "--no-dry", "x").opts("--no-dry", "--no-dry-run")),
+		r("git checkout-index --prefix=../o/ -a", seg("git", "git", "checkout-index", "--prefix=../o/", "-a").writes(wd("../o/"))),
+		r("git --work-tree=.. reset --hard", seg("git", "git", "--work-tree=..", "reset", "--hard").writes(wd(".."))),
+		r("git --work-tree=.. status", seg("git", "git", "--work-tree=..", "status")),
+	})
+}

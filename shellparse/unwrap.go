@@ -780,8 +780,9 @@ func inGitDir(v Word) bool {
 func (w *walker) git(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scanResult, c *ctx) {
 	gs := spec.Git
 	aliases := map[string]Word{}
-	var cdirs []Word // git -C DIR, in order
-	var gitDir *Word // git --git-dir DIR
+	var cdirs []Word   // git -C DIR, in order
+	var gitDir *Word   // git --git-dir DIR
+	var workTree *Word // git --work-tree DIR
 	i := 1
 	for i < len(words) {
 		wd := words[i]
@@ -802,6 +803,9 @@ func (w *walker) git(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scan
 		}
 		if last == "--git-dir" && attached {
 			gitDir = &Word{Value: value.Value, Dynamic: value.Dynamic}
+		}
+		if last == "--work-tree" && attached {
+			workTree = &Word{Value: value.Value, Dynamic: value.Dynamic}
 		}
 		switch {
 		case last == "--exec-path" && attached:
@@ -833,6 +837,9 @@ func (w *walker) git(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scan
 	sub := words[i]
 	if sub.Dynamic {
 		return // the subcommand is unknown: Path is cut there
+	}
+	if longs, ok := gs.SubcommandOptions[sub.Value]; ok {
+		words = w.gitLongOptions(seg, words, i+1, longs)
 	}
 	for k := i + 1; k < len(words); k++ {
 		// --prefix=.git/ (checkout-index, archive, read-tree) puts what
@@ -889,6 +896,13 @@ func (w *walker) git(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scan
 		own := !repo.Dynamic && len(seg.Chdir) == 0 && !seg.ChdirUnknown && (path.Clean(repo.Value) == "." || path.Clean(repo.Value) == ".git")
 		if !own { // the root's own repository is git's to write
 			seg.Writes = append(seg.Writes, repo)
+		}
+	}
+	if workTree != nil && !contains(gs.ReadOnlySubcommands, sub.Value) {
+		// git --work-tree=.. reset --hard, stash -u, checkout: the
+		// subcommand writes (or deletes) files in that tree.
+		if wt := inDirs(*workTree, cdirs); wt.Dynamic || path.Clean(wt.Value) != "." {
+			seg.Writes = append(seg.Writes, wt)
 		}
 	}
 	if ws, ok := gs.SubcommandWrites[sub.Value]; ok {
@@ -981,6 +995,65 @@ func (w *walker) git(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scan
 			break
 		}
 	}
+}
+
+// gitLongOptions returns words with the subcommand's option words from
+// index k on spelled out: git accepts any unambiguous abbreviation of a long
+// option (git config --fil F is --file F). The options they abbreviate join
+// the segment's options.
+func (w *walker) gitLongOptions(seg *Segment, words []wordInfo, k int, longs []string) []wordInfo {
+	var out []wordInfo
+	for j := k; j < len(words); j++ {
+		wd := words[j]
+		if wd.Value == "--" && !wd.Dynamic {
+			break
+		}
+		name, val, eq := strings.Cut(wd.Value, "=")
+		if !strings.HasPrefix(name, "--") || len(name) < 3 || (wd.Dynamic && !plainOptionName(name)) {
+			continue
+		}
+		full := expandGitLong(name, longs)
+		if full == name {
+			continue
+		}
+		if out == nil {
+			out = append([]wordInfo(nil), words...)
+		}
+		if eq {
+			out[j].Value = full + "=" + val
+		} else {
+			out[j].Value = full
+		}
+		seg.Options = uniqueSorted(append(seg.Options, full))
+	}
+	if out == nil {
+		return words
+	}
+	return out
+}
+
+// expandGitLong returns the long option (or its --no- form) that name
+// abbreviates among longs: name itself when it is one, abbreviates none,
+// or abbreviates several (git refuses it).
+func expandGitLong(name string, longs []string) string {
+	found := ""
+	for _, l := range longs {
+		for _, cand := range []string{l, "--no-" + strings.TrimPrefix(l, "--")} {
+			switch {
+			case cand == name:
+				return name
+			case strings.HasPrefix(cand, name) && cand != found:
+				if found != "" {
+					return name
+				}
+				found = cand
+			}
+		}
+	}
+	if found == "" {
+		return name
+	}
+	return found
 }
 
 // gitWrites records the files a git subcommand writes (clone's

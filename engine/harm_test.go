@@ -196,3 +196,60 @@ func TestGitAbbreviatedOptionsRealBash(t *testing.T) {
 		"git switch -c feature",
 	)
 }
+
+// TestNpmNamesRealBash: npm resolves abbreviated and aliased subcommands
+// (npm exe is exec, innit and create are init) and abbreviated options
+// (--init-mod); init --init-module runs a module; config set stores
+// programs npm runs later (script-shell, editor); --editor is a command.
+func TestNpmNamesRealBash(t *testing.T) {
+	npm := []string{"npm", "node"}
+	const js = "printf 'require(\"fs\").unlinkSync(\"victim.txt\")' > i; "
+	runHarm(t, []harmCase{
+		{command: "npm exe rm victim.txt", setup: "npm init -y >/dev/null", tools: npm},
+		{command: "npm exe -- sh -c 'rm victim.txt'", setup: "npm init -y >/dev/null", tools: npm},
+		{command: "npm exe -c 'rm victim.txt'", setup: "npm init -y >/dev/null", tools: npm},
+		{command: js + "npm init -y --init-module=./i", tools: npm},
+		{command: js + "npm innit -y --init-module ./i", tools: npm},
+		{command: js + "npm create -y --init-mod=./i", tools: npm},
+		{command: js + "npm config set init-module $PWD/i --location=project; npm init -y", tools: npm},
+		{command: "npm config set script-shell ./s; printf 'rm victim.txt' > s; chmod +x s; npm test", setup: "npm init -y >/dev/null", tools: npm},
+		{command: "npm set script-shell ./s; printf 'rm victim.txt' > s; chmod +x s; npm run env", setup: "npm init -y >/dev/null", tools: npm},
+		{command: "npm config set -L project editor 'rm victim.txt'; npm config edit", setup: "npm init -y >/dev/null", tools: npm},
+		{command: "npm config edit --editor='rm victim.txt'", setup: "npm init -y >/dev/null", tools: npm},
+		{command: "npm config edit --edit='rm victim.txt'", setup: "npm init -y >/dev/null", tools: npm},
+	})
+	allowedStill(t,
+		"npm install",
+		"npm i -D typescript",
+		"npm run build --if-present",
+		"npm test -- --watch=false",
+		"npm config set registry https://registry.npmjs.org/",
+		"npm config get registry",
+		"npm ls --depth=0",
+		"npm exe tsc --version",
+	)
+}
+
+// TestNpmAbbreviationExcluded: an exclude entry naming an npm subcommand
+// matches its aliases and abbreviations.
+func TestNpmAbbreviationExcluded(t *testing.T) {
+	e := newTestEngine(t, exclude("run_shell_command(npm publish)", "run_shell_command(npm exec)"))
+	for _, c := range []string{"npm publish", "npm pub", "npm publi --tag x", "npm --registry x pub", "npm exe tsc", "npm x tsc"} {
+		d, err := e.Decide(t.Context(), shellCall(c))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Decision != Deny {
+			t.Errorf("%s: %+v, want deny", c, d)
+		}
+	}
+	for _, c := range []string{"npm pack", "npm install", "npm run build"} {
+		d, err := e.Decide(t.Context(), shellCall(c))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Decision != Allow {
+			t.Errorf("%s: %+v, want allow", c, d)
+		}
+	}
+}

@@ -204,6 +204,77 @@ type ProgramSpec struct {
 	// first word but no mode's words (cmake -E cmake_link_script, cmake -E
 	// $x) is unprovable: a mode gate does not know may run anything.
 	Modes map[string]*ProgramSpec `json:"modes,omitempty"`
+	// SubcommandNames are the program's subcommands as it resolves them
+	// (npm exe is npm exec, npm innit npm init): its first operand is read
+	// as the subcommand it names, and exclude entries match that name.
+	SubcommandNames *SubcommandNamesSpec `json:"subcommand_names,omitempty"`
+	// ConfigSets describes subcommands that set the program's persistent
+	// configuration (npm config set KEY VALUE): a key not known to be inert
+	// may name a program it runs later, and is unprovable.
+	ConfigSets *ConfigSetsSpec `json:"config_sets,omitempty"`
+}
+
+// SubcommandNamesSpec lists a program's subcommands and their aliases.
+// With Abbreviate, any prefix of one command or alias that no other starts
+// with names it too (npm's abbrev).
+type SubcommandNamesSpec struct {
+	Commands   []string          `json:"commands"`
+	Aliases    map[string]string `json:"aliases,omitempty"`
+	Abbreviate bool              `json:"abbreviate,omitempty"`
+}
+
+// deref returns the subcommand c names: c itself when it names none.
+func (sn *SubcommandNamesSpec) deref(c string) string {
+	if c == "" || contains(sn.Commands, c) {
+		return c
+	}
+	if a, ok := sn.Aliases[c]; ok {
+		return a
+	}
+	if !sn.Abbreviate {
+		return c
+	}
+	found := ""
+	check := func(name string) bool {
+		if strings.HasPrefix(name, c) && name != found {
+			if found != "" {
+				return false
+			}
+			found = name
+		}
+		return true
+	}
+	for _, name := range sn.Commands {
+		if !check(name) {
+			return c
+		}
+	}
+	for name := range sn.Aliases {
+		if !check(name) {
+			return c
+		}
+	}
+	for i := 0; i < 4 && found != ""; i++ {
+		a, ok := sn.Aliases[found]
+		if !ok {
+			break
+		}
+		found = a
+	}
+	if found == "" {
+		return c
+	}
+	return found
+}
+
+// ConfigSetsSpec describes the subcommands that set configuration.
+type ConfigSetsSpec struct {
+	// Forms are the subcommand words (after SubcommandNames resolves the
+	// first) followed by KEY VALUE or KEY=VALUE pairs ("config set", "set").
+	Forms []string `json:"forms"`
+	// InertKeys are keys (path.Match patterns) known not to name a program
+	// or code the program runs.
+	InertKeys []string `json:"inert_keys"`
 }
 
 // WrapperSpec describes how a wrapper finds the command it runs.

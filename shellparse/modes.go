@@ -66,3 +66,61 @@ func (w *walker) mode(seg *Segment, words []wordInfo, spec *ProgramSpec) ([]word
 	}
 	return words, spec
 }
+
+// subcommandName reads the first operand as the subcommand it names (npm
+// exe is npm exec): argv is returned with it spelled out, and the reading
+// joins AltPaths so that exclude entries naming the subcommand match.
+func (w *walker) subcommandName(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scanResult) []wordInfo {
+	sn := spec.SubcommandNames
+	// every reading of the path (an option of unknown arity may or may
+	// not take the next word) gets its subcommand spelled out
+	for _, p := range append([][]string{seg.Path}, seg.AltPaths...) {
+		if len(p) > 1 {
+			if full := sn.deref(p[1]); full != p[1] {
+				alt := append([]string{}, p...)
+				alt[1] = full
+				seg.AltPaths = append(seg.AltPaths, alt)
+			}
+		}
+	}
+	if len(sc.operands) == 0 || words[sc.operands[0]].Dynamic {
+		return words
+	}
+	k := sc.operands[0]
+	full := sn.deref(words[k].Value)
+	if full == words[k].Value {
+		return words
+	}
+	out := append([]wordInfo(nil), words...)
+	out[k].Value = full
+	return out
+}
+
+// configSets reports configuration set by the command (npm config set
+// script-shell ./s) whose key is not known to be inert.
+func (w *walker) configSets(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scanResult) {
+	cs := spec.ConfigSets
+	for _, form := range cs.Forms {
+		fw := strings.Fields(form)
+		if !operandsStartWith(words, sc, fw) {
+			continue
+		}
+		ops := sc.operands[min(len(fw), len(sc.operands)):]
+		for j := 0; j < len(ops); j++ {
+			wd := words[ops[j]]
+			key, _, eq := strings.Cut(wd.Value, "=")
+			if wd.Dynamic && !eq || strings.ContainsAny(key, "$`") {
+				seg.addFinding(FindInlineCode, seg.Program+" "+form+" is given a key not known statically: "+clip(wd.Value))
+				return
+			}
+			if !matchAny(cs.InertKeys, key) {
+				seg.addFinding(FindInlineCode, seg.Program+" "+form+" sets "+key+", which may name a program or code it runs later")
+				return
+			}
+			if !eq {
+				j++ // KEY VALUE
+			}
+		}
+		return
+	}
+}

@@ -35,3 +35,16 @@ func TestSegmentsGitAbbreviations(t *testing.T) {
 		r("git --work-tree=.. status", seg("git", "git", "--work-tree=..", "status")),
 	})
 }
+
+// npm's subcommands read as npm resolves them; config set of a key that
+// names a program is unprovable.
+func TestSegmentsNpmNames(t *testing.T) {
+	runRows(t, []row{
+		r("npm exe rm x", seg("npm", "npm", "exe", "rm", "x").wraps().path("npm", "exe", "rm", "x").alt([]string{"npm", "exec", "rm", "x"}), seg("rm", "rm", "x").in("wrapper").by(0, "npm exec")),
+		r("npm innit -y --init-mod=./i", seg("npm", "npm", "innit", "-y", "--init-mod=./i").find("inline_code")),
+		r("npm config set script-shell ./s", seg("npm", "npm", "config", "set", "script-shell", "./s").find("inline_code")),
+		r("npm c set editor=vi", seg("npm", "npm", "c", "set", "editor=vi").find("inline_code")),
+		r("npm config set registry https://r.example", seg("npm", "npm", "config", "set", "registry", "https://r.example")),
+		r("npm config edit --editor='rm x'", seg("npm", "npm", "config", "edit", "--editor=rm x").wraps(), seg("rm", "rm", "x").in("wrapper").by(0, "npm --editor")),
+	})
+}

@@ -392,7 +392,7 @@ func TestSegmentsWrappers(t *testing.T) {
 		r("pnpx cowsay", seg("pnpx", "pnpx", "cowsay").wraps(), seg("cowsay", "cowsay").in("wrapper").by(0, "pnpx")),
 		r("uvx --from pkg tool", seg("uvx", "uvx", "--from", "pkg", "tool").wraps(), seg("tool", "tool").in("wrapper").by(0, "uvx")),
 		r("npm exec rm x", seg("npm", "npm", "exec", "rm", "x").wraps(), seg("rm", "rm", "x").in("wrapper").by(0, "npm exec")),
-		r("npm x -- rm x", seg("npm", "npm", "x", "--", "rm", "x").wraps(), seg("rm", "rm", "x").in("wrapper").by(0, "npm x")),
+		r("npm x -- rm x", seg("npm", "npm", "x", "--", "rm", "x").wraps(), seg("rm", "rm", "x").in("wrapper").by(0, "npm exec")),
 		r("npm install x", seg("npm", "npm", "install", "x")),
 		r("pnpm exec rm x", seg("pnpm", "pnpm", "exec", "rm", "x").wraps(), seg("rm", "rm", "x").in("wrapper").by(0, "pnpm exec")),
 		r("pnpm dlx cowsay", seg("pnpm", "pnpm", "dlx", "cowsay").wraps(), seg("cowsay", "cowsay").in("wrapper").by(0, "pnpm dlx")),

@@ -723,6 +723,11 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 		words, spec = w.mode(seg, words, spec)
 		sc = scan(words, spec)
 	}
+	if spec != nil && spec.SubcommandNames != nil {
+		// npm exe is npm exec
+		words = w.subcommandName(seg, words, spec, sc)
+		sc = scan(words, spec)
+	}
 	if seg.ProgramPath != "" && !seg.FunctionCall && w.wasWritten(seg.ProgramPath) && !w.runContent(seg, seg.ProgramPath, c) {
 		seg.addFinding(FindScriptFile, "runs "+seg.ProgramPath+", which this command writes first")
 	}
@@ -763,6 +768,9 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 		}
 	}
 	w.writes(seg, words, spec, sc)
+	if spec.ConfigSets != nil {
+		w.configSets(seg, words, spec, sc)
+	}
 	if spec.VarOperands {
 		w.varOperands(seg, words, sc)
 	}
@@ -1040,10 +1048,10 @@ func commandKey(key string) bool {
 
 // scriptOptions returns the options whose value is a shell script.
 func (p *ProgramSpec) scriptOptions() []string {
-	if p.Wrapper != nil {
+	if p.Wrapper != nil && len(p.Wrapper.Subcommands) == 0 {
 		return nil // wrappers handle their own script options
 	}
-	return p.ScriptOptions
+	return p.ScriptOptions // npm config edit --editor CMD, whatever the subcommand
 }
 
 // posixOptions reports whether option parsing stops at the first operand.
@@ -1051,7 +1059,9 @@ func (p *ProgramSpec) posixOptions() bool {
 	if p != nil && p.Getopt != nil {
 		return p.Getopt.posix
 	}
-	return p != nil && (p.Wrapper != nil || p.Shell != nil)
+	// a wrapper only after a subcommand (npm exec) reads its options
+	// after the subcommand too
+	return p != nil && (p.Wrapper != nil && len(p.Wrapper.Subcommands) == 0 || p.Shell != nil)
 }
 
 // scanResult is argv read with the program's option arity: options (split,

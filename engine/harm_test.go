@@ -253,3 +253,27 @@ func TestNpmAbbreviationExcluded(t *testing.T) {
 		}
 	}
 }
+
+// TestGdbLongOnlyRealBash: gdb reads every option with one or two dashes
+// and any unambiguous abbreviation of it (getopt_long_only).
+func TestGdbLongOnlyRealBash(t *testing.T) {
+	gdb := []string{"gdb"}
+	runHarm(t, []harmCase{
+		{command: "gdb -batch -eval 'shell rm victim.txt'", tools: gdb},
+		{command: "gdb --batch -ev 'shell rm victim.txt'", tools: gdb},
+		{command: "gdb -batch -eval-c 'shell rm victim.txt'", tools: gdb},
+		{command: "gdb -batch -init-e 'shell rm victim.txt'", tools: gdb},
+		{command: "gdb -batch --init-eval='shell rm victim.txt'", tools: gdb},
+		{command: "gdb -batch -early-init-e 'shell rm victim.txt'", tools: gdb},
+		{command: "gdb -batch -eiex 'shell rm victim.txt'", tools: gdb},
+		{command: "printf 'shell rm victim.txt\\n' > g; gdb -batch -comm g", tools: gdb},
+		{command: "printf 'shell rm victim.txt\\n' > g; gdb -batch --init-c g", tools: gdb},
+		{command: "printf 'shell rm victim.txt\\n' > g; gdb -batch -x=g", tools: gdb},
+	})
+	allowedStill(t,
+		"gdb --version",
+		"gdb -q ./a.out",
+		"gdb -p 1234 -q",
+		"gdb ./a.out core",
+	)
+}

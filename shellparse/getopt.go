@@ -113,7 +113,9 @@ type getoptWord struct {
 func (g *GetoptSpec) read(v string) getoptWord {
 	var r getoptWord
 	long := strings.HasPrefix(v, "--")
-	if !long && g.LongOnly && len(v) > 2 {
+	if !long && g.LongOnly && len(v) >= 2 {
+		// getopt_long_only tries a long option first, even for one
+		// letter (gdb -e is --e, -x is --x)
 		name, _, _ := strings.Cut(v, "=")
 		if _, _, ok := g.lookupLong(name); ok {
 			long = true

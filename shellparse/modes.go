@@ -124,3 +124,33 @@ func (w *walker) configSets(seg *Segment, words []wordInfo, spec *ProgramSpec, s
 		return
 	}
 }
+
+// unknownOptions reports the options a program's complete getopt
+// specification does not know (or finds ambiguous): the program may read
+// them as an option gate does not model (gdb -eval-c CMD).
+func (w *walker) unknownOptions(seg *Segment, words []wordInfo, spec *ProgramSpec) {
+	g := spec.Getopt
+	for i := 1; i < len(words); i++ {
+		wd := words[i]
+		if wd.Dynamic {
+			continue
+		}
+		if wd.Value == "--" {
+			return
+		}
+		if !isOption(wd.Value) {
+			if g.posix {
+				return
+			}
+			continue
+		}
+		r := g.read(wd.Value)
+		if r.unknown != "" {
+			seg.addFinding(FindUnknownOption, seg.Program+" is given "+r.unknown+", an option gate does not know: what it does cannot be checked")
+			return
+		}
+		if r.needsNext {
+			i++
+		}
+	}
+}

@@ -48,3 +48,16 @@ func TestSegmentsNpmNames(t *testing.T) {
 		r("npm config edit --editor='rm x'", seg("npm", "npm", "config", "edit", "--editor=rm x").wraps(), seg("rm", "rm", "x").in("wrapper").by(0, "npm --editor")),
 	})
 }
+
+// gdb's options are all long, with one or two dashes, abbreviated as
+// getopt_long_only accepts them; one it does not know is unprovable.
+func TestSegmentsGdbLongOnly(t *testing.T) {
+	runRows(t, []row{
+		r("gdb -batch -eval 'shell rm x'", seg("gdb", "gdb", "-batch", "-eval", "shell rm x").opts("--batch", "--eval-command").find("inline_code", "inline_code")),
+		r("gdb -comm f", seg("gdb", "gdb", "-comm", "f").opts("--command").find("inline_code", "inline_code")),
+		r("gdb -e prog", seg("gdb", "gdb", "-e", "prog").opts("--e")),
+		r("gdb -frob x", seg("gdb", "gdb", "-frob", "x").find("unknown_option")),
+		r("gdb -ea x", seg("gdb", "gdb", "-ea", "x").find("unknown_option")),
+		r("gdb -q ./a.out", seg("gdb", "gdb", "-q", "./a.out").opts("--q")),
+	})
+}

@@ -768,6 +768,9 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 		}
 	}
 	w.writes(seg, words, spec, sc)
+	if spec.Getopt != nil && spec.Wrapper == nil {
+		w.unknownOptions(seg, words, spec)
+	}
 	if spec.ConfigSets != nil {
 		w.configSets(seg, words, spec, sc)
 	}

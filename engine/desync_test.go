@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"os/exec"
 	"path/filepath"
 	"testing"
 )
@@ -85,6 +86,84 @@ func TestParserDesyncsLookalikesAllowed(t *testing.T) {
 		"builtin cd sub && ls",
 		"command -v git",
 		"echo x#y",
+	} {
+		d, err := e.Decide(t.Context(), shellCall(c))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Decision != Allow {
+			t.Errorf("%q: %+v, want allow", c, d)
+		}
+	}
+}
+
+// TestShellReadingsRealBash: a fourth round of attacks. Scripts run by sh
+// are read with the POSIX grammar too (dash is sh here); env takes any word
+// with "=" for an assignment; a shell's own set and shopt options are
+// checked as set and shopt are; perl runs the BEGIN blocks of a file it
+// only checks; pydoc and python -m inspect import a module from the
+// current directory. Each is refused under exclude rm, and really deletes
+// victim.txt when run.
+func TestShellReadingsRealBash(t *testing.T) {
+	for _, tc := range []struct{ tool, command string }{
+		{"dash", "sh -c 'ls &>/dev/null rm victim.txt'"},
+		{"dash", "dash -c 'echo &>/dev/null rm victim.txt'"},
+		{"dash", `sh -c "echo \$'\\' ; rm victim.txt ; echo ' #'"`},
+		{"dash", `sh -c 'echo "${x-'"'"'}" ; rm victim.txt ; echo "'"'"'}"'`},
+		{"dash", "sh <<< 'ls &>/dev/null rm victim.txt'"},
+		{"bash", "env a-b=1 rm victim.txt"},
+		{"bash", "env -- 'BASH_FUNC_ls%%=() { rm victim.txt; }' bash -c ls"},
+		{"bash", "bash -k -c 'bash -c true BASH_ENV=x.sh'"},
+		{"bash", "bash -O expand_aliases -c 'alias ls=rm\nls victim.txt'"},
+		{"bash", "bash -o posix -c 'rm victim.txt'"},
+		{"perl", "printf 'BEGIN { unlink \"victim.txt\" }' > x.pl; perl -c x.pl"},
+		{"perl", "printf 'unlink \"victim.txt\"' > x.pl; perl x.pl"},
+		{"pydoc3", "printf 'import os; os.remove(\"victim.txt\")' > x.py; pydoc3 x >/dev/null"},
+		{"python3", "printf 'import os; os.remove(\"victim.txt\")' > x.py; python3 -m inspect x >/dev/null"},
+	} {
+		t.Run(tc.command, func(t *testing.T) {
+			r := newRealBash(t, "echo v > victim.txt; echo 'rm victim.txt' > x.sh")
+			if d := r.decide(tc.command); d.Decision == Allow {
+				t.Errorf("allowed: %+v", d)
+			}
+			if _, err := exec.LookPath(tc.tool); err != nil {
+				t.Skipf("SKIPPED the real run (the decision was checked): %s is not installed", tc.tool)
+			}
+			if out := r.run(tc.command, "SHELL=/bin/sh"); r.exists("victim.txt") {
+				t.Errorf("run by bash, the command did not delete victim.txt (%s): the case tests nothing", out)
+			}
+		})
+	}
+	// Writes through output options and operands of shuf and binutils.
+	for _, tc := range []struct{ tool, command string }{
+		{"shuf", "shuf -o ../gate-out victim.txt"},
+		{"strip", "strip -o ../gate-out /bin/true"},
+		{"objcopy", "objcopy /bin/true ../gate-out"},
+		{"ar", "ar rc ../gate-out victim.txt"},
+	} {
+		t.Run(tc.command, func(t *testing.T) {
+			r := newRealBash(t, "echo v > victim.txt")
+			if d := r.decide(tc.command); d.Decision == Allow {
+				t.Errorf("allowed: %+v", d)
+			}
+			if _, err := exec.LookPath(tc.tool); err != nil {
+				t.Skipf("SKIPPED the real run (the decision was checked): %s is not installed", tc.tool)
+			}
+			if out := r.run(tc.command); !r.exists(filepath.Join("..", "gate-out")) {
+				t.Errorf("run by bash, the command did not write outside the root (%s): the case tests nothing", out)
+			}
+		})
+	}
+	// The same shells' ordinary forms stay allowed.
+	e := newTestEngine(t, exclude("run_shell_command(rm)"))
+	for _, c := range []string{
+		"sh -c 'ls -la | grep x && echo $((1+2))'",
+		"sh -c 'for f in *.txt; do echo \"$f\"; done'",
+		"bash -euo pipefail -c 'make test'",
+		"bash -O extglob -c 'ls !(x)'",
+		"env FOO=1 BAR=2 make",
+		"perl -c lib.pl",
+		"shuf -o out.txt in.txt",
 	} {
 		d, err := e.Decide(t.Context(), shellCall(c))
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -161,11 +162,23 @@ func (w *walker) wrapper(seg *Segment, words []wordInfo, spec *ProgramSpec, c *c
 			}
 			v := wd.Value
 			if v == "--" {
-				return i + 1
+				i++
+				// env -- NAME=VALUE cmd: assignments still come first
+				for ws.Assignments && i < len(words) && !words[i].Dynamic {
+					n, val, ok := strings.Cut(words[i].Value, "=")
+					if !ok || n == "" {
+						break
+					}
+					assigns = append(assigns, Assign{Name: n, Value: val})
+					i++
+				}
+				return i
 			}
 			if !isOption(v) {
 				if ws.Assignments {
-					if n, val, ok := strings.Cut(v, "="); ok && isName(n) {
+					// env takes any word with "=" for an assignment
+					// (a-b=1, BASH_FUNC_ls%%=...), not only names.
+					if n, val, ok := strings.Cut(v, "="); ok && n != "" {
 						assigns = append(assigns, Assign{Name: n, Value: val})
 						i++
 						continue
@@ -282,6 +295,10 @@ func (w *walker) wrapper(seg *Segment, words []wordInfo, spec *ProgramSpec, c *c
 		operands = sub[j:]
 	}
 	if scriptVal != nil {
+		if !scriptVal.Dynamic {
+			// su -c, flock -c, sg -c: run by a shell that may be sh
+			posixAgrees(seg, scriptVal.Value, name+" -c")
+		}
 		w.scriptWord(*scriptVal, seg, name+" -c", c, false)
 		return
 	}
@@ -308,6 +325,9 @@ func (w *walker) wrapper(seg *Segment, words []wordInfo, spec *ProgramSpec, c *c
 	if shellMode || ws.Joined {
 		if len(rest) == 0 {
 			return
+		}
+		if j := joinWords(rest); !j.Dynamic {
+			posixAgrees(seg, j.Value, name) // watch and sudo -s may run sh
 		}
 		w.scriptWord(joinWords(rest), seg, name, c, false)
 		return
@@ -504,7 +524,14 @@ func (w *walker) shell(seg *Segment, words []wordInfo, spec *ProgramSpec, c *ctx
 					case ss.StdinOption != "" && letter == ss.StdinOption:
 						stdinOpt = true
 					case spec.takesValue("-" + letter):
+						if k := i + 1 + values; k < len(words) {
+							w.shellOptionValue(seg, name, v[:1]+letter, words[k])
+						}
 						values++
+					case !strings.Contains(shellInvocationLetters, letter) && !strings.ContainsRune(w.p.cat.ShellOptions.SetLetters, l):
+						// bash -k, -h...: the set options gate does not
+						// model, as set -k is checked
+						seg.addFinding(FindRebindsCommands, name+" "+v[:1]+letter+" changes how the shell reads commands in a way gate does not model")
 					}
 				}
 			}
@@ -521,10 +548,16 @@ func (w *walker) shell(seg *Segment, words []wordInfo, spec *ProgramSpec, c *ctx
 		if len(operands) == 0 {
 			return
 		}
+		if posixShells[name] && !operands[0].Dynamic {
+			posixAgrees(seg, operands[0].Value, name+" -c")
+		}
 		w.scriptWord(operands[0].Word, seg, name+" -c", c, false)
 	case stdinOpt || len(operands) == 0:
 		switch {
 		case stdinLit != nil:
+			if posixShells[name] {
+				posixAgrees(seg, *stdinLit, name+" reading stdin")
+			}
 			w.script(*stdinLit, seg, name+" reading stdin", c, false)
 		case c.stdin:
 			seg.addFinding(FindStdinScript, name+" reads its script from standard input, which is not known statically")
@@ -533,6 +566,88 @@ func (w *walker) shell(seg *Segment, words []wordInfo, spec *ProgramSpec, c *ctx
 		}
 	default:
 		w.scriptFile(seg, operands, name, c)
+	}
+}
+
+// posixShells read scripts with the POSIX grammar, not bash's (sh is dash
+// on Debian); git runs ! aliases with sh too.
+var posixShells = map[string]bool{"sh": true, "dash": true, "ash": true, "posh": true}
+
+// posixParsers parse scripts with mvdan's POSIX grammar.
+var posixParsers = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant(syntax.LangPOSIX)) }}
+
+// posixAgrees reports an sh script that the POSIX grammar reads otherwise
+// than bash's, whose reading gate walks: dash runs "ls &>f rm x" as "ls &"
+// and ">f rm x", has no $'...' quoting, and keeps single quotes inside
+// "${x-'...'}" as text, where bash reads quotes.
+func posixAgrees(seg *Segment, text, via string) {
+	if len(text) > maxPOSIXCheck {
+		seg.addFinding(FindUnsupportedShell, "the script run by "+via+" is too long to check against the sh grammar")
+		return
+	}
+	bp := parsers.Get().(*syntax.Parser)
+	bf, berr := bp.Parse(strings.NewReader(text), "")
+	parsers.Put(bp)
+	if berr != nil {
+		return // the bash reading reports it
+	}
+	pp := posixParsers.Get().(*syntax.Parser)
+	pf, perr := pp.Parse(strings.NewReader(text), "")
+	posixParsers.Put(pp)
+	if perr != nil {
+		seg.addFinding(FindUnsupportedShell, "the script run by "+via+" is not sh (POSIX) syntax, which it is run as: "+perr.Error())
+		return
+	}
+	var a, b strings.Builder
+	pr := syntax.NewPrinter()
+	if pr.Print(&a, bf) != nil || pr.Print(&b, pf) != nil || a.String() != b.String() {
+		seg.addFinding(FindUnsupportedShell, "the script run by "+via+" reads differently as sh (POSIX) and as bash")
+		return
+	}
+	quoted := false
+	syntax.Walk(pf, func(n syntax.Node) bool {
+		dq, ok := n.(*syntax.DblQuoted)
+		if !ok || quoted {
+			return !quoted
+		}
+		for _, part := range dq.Parts {
+			pe, ok := part.(*syntax.ParamExp)
+			if !ok || pe.Exp == nil || pe.Exp.Word == nil {
+				continue
+			}
+			for _, wp := range pe.Exp.Word.Parts {
+				if _, ok := wp.(*syntax.SglQuoted); ok {
+					quoted = true
+				}
+			}
+		}
+		return !quoted
+	})
+	if quoted {
+		seg.addFinding(FindUnsupportedShell, "the script run by "+via+" has single quotes inside \"${x-...}\": quotes for bash, text for sh")
+	}
+}
+
+// maxPOSIXCheck bounds the scripts posixAgrees parses again.
+const maxPOSIXCheck = 64 << 10
+
+// shellInvocationLetters are a shell's options that are not set options:
+// -c, -s, -i, -l, -r, -D, and -o/-O, whose values shellOptionValue checks.
+const shellInvocationLetters = "cilrsDoO"
+
+// shellOptionValue checks the value of a shell's -o NAME or -O NAME (and
+// +o, +O) as set -o and shopt -s would be checked.
+func (w *walker) shellOptionValue(seg *Segment, name, opt string, wd wordInfo) {
+	inert := w.p.cat.ShellOptions
+	switch opt[1:] {
+	case "o":
+		if wd.Dynamic || !contains(inert.SetNames, wd.Value) {
+			seg.addFinding(FindRebindsCommands, name+" "+opt+" "+wd.Value+" changes how the shell reads commands in a way gate does not model")
+		}
+	case "O":
+		if wd.Dynamic || !contains(inert.Shopt, wd.Value) {
+			seg.addFinding(FindRebindsCommands, name+" "+opt+" "+wd.Value+" changes how the shell reads commands in a way gate does not model")
+		}
 	}
 }
 
@@ -592,7 +707,7 @@ func (w *walker) inlineCode(seg *Segment, words []wordInfo, spec *ProgramSpec, s
 	}
 	// An interpreter that takes no code operand runs its first operand as
 	// a program file (python3 x.py, node /dev/stdin).
-	if ic.Stdin && !ic.Operand && len(ic.StdinCommands) == 0 && len(code) == 0 && !fileGiven && len(sc.operands) > 0 {
+	if ic.Stdin && !ic.Operand && !contains(ic.StdinCommands, "*") && len(code) == 0 && !fileGiven && len(sc.operands) > 0 {
 		w.programFile(seg, words[sc.operands[0]].Word, seg.Program, c)
 	}
 	if ic.FileOperand && len(code) == 0 && !fileGiven && len(sc.operands) > 0 {
@@ -870,6 +985,7 @@ func (w *walker) git(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scan
 		case alias.Dynamic:
 			seg.addFinding(FindGitConfigCode, "git alias "+sub.Value+" is not known statically")
 		case strings.HasPrefix(alias.Value, "!"):
+			posixAgrees(seg, alias.Value[1:], "git alias "+sub.Value) // git runs it with sh
 			w.script(alias.Value[1:], seg, "git alias "+sub.Value, c, false)
 		default:
 			aliasWords := w.splitWords(alias.Value, seg)

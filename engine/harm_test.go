@@ -277,3 +277,41 @@ func TestGdbLongOnlyRealBash(t *testing.T) {
 		"gdb ./a.out core",
 	)
 }
+
+// TestOptionSpellingsRealBash: option spellings gate read as something
+// else: ssh -o=KEY=VALUE (ssh skips the leading "="), find -exec$IFS (a
+// word that becomes an action once expanded), tar's dashless cluster
+// (cIf takes its values from the next words), zip -TTCMD (a value attached
+// to a two-letter option), watch -d (an optional argument only attached),
+// make MAKEFILES=FILE (a makefile read first).
+func TestOptionSpellingsRealBash(t *testing.T) {
+	runHarm(t, []harmCase{
+		{command: "ssh -o=ProxyCommand='rm victim.txt' -o BatchMode=yes h true", tools: []string{"ssh"}},
+		{command: "ssh -o='ProxyCommand rm victim.txt' -o BatchMode=yes h true", tools: []string{"ssh"}},
+		{command: "scp -o=ProxyCommand='rm victim.txt' -o BatchMode=yes x h:y", tools: []string{"scp"}},
+		{command: "GIT_SSH_COMMAND='ssh -o=ProxyCommand=\"rm victim.txt\"' git ls-remote ssh://x/y", tools: []string{"ssh", "git"}},
+		{command: "find . -name victim.txt -exec$IFS rm {} +", tools: []string{"find"}},
+		{command: "find . -name victim.txt -exec${IFS}rm {} +", tools: []string{"find"}},
+		{command: "find . -name victim.txt -execdir$IFS rm {} \\;", tools: []string{"find"}},
+		{command: "a=-exec; find . -name victim.txt $a rm {} +", tools: []string{"find"}},
+		{command: "tar cIf 'rm victim.txt; cat' t.tar .", tools: []string{"tar"}},
+		{command: "tar cvIf 'rm victim.txt;cat' t.tar .", tools: []string{"tar"}},
+		{command: "zip -Tq -TT'rm victim.txt' z.zip victim.txt", tools: []string{"zip"}},
+		{command: "TERM=xterm timeout 3 watch -d rm victim.txt </dev/null", tools: []string{"watch", "timeout"}},
+		{command: "TERM=xterm timeout 3 watch -n1 -d rm victim.txt </dev/null", tools: []string{"watch", "timeout"}},
+		{command: "printf 'all:\\n\\trm victim.txt\\n' > mk; make -f /dev/null MAKEFILES=mk all", tools: []string{"make"}},
+		{command: "printf '#!/bin/sh\\nrm victim.txt\\n' > s; chmod +x s; printf 'a:\\n\\ttrue\\n' > m.mk; make -f m.mk SHELL=./s", tools: []string{"make"}},
+		{command: "tar -cf .git/hooks/post-checkout victim.txt", setup: harmRepo, tools: []string{"tar"}, harm: ".git/hooks/post-checkout"},
+	})
+	allowedStill(t,
+		"ssh -o=BatchMode=yes host uptime",
+		"find . -name '*.go' -mtime -$n -exec grep -l TODO {} +",
+		"tar czf out.tgz src",
+		"tar xzf a.tgz",
+		"tar -cf build/src.tar src",
+		"watch -d ls",
+		"watch -n 5 -d=permanent date",
+		"make -j4 CC=gcc all",
+		"make SHELL=/bin/bash",
+	)
+}

@@ -189,6 +189,11 @@ type ProgramSpec struct {
 	// whose values they may expand as code or run as commands (make
 	// 'X:=$(shell cmd)', make COMPILE.c=cmd).
 	VarOperands bool `json:"var_operands,omitempty"`
+	// VarFiles are the variables of VarOperands whose value names program
+	// files the program reads or runs (make MAKEFILES=mk reads mk first,
+	// SHELL=./s runs every recipe with ./s): one the command writes first,
+	// or stdin, is unprovable.
+	VarFiles []string `json:"var_files,omitempty"`
 	// MaybeRuns keeps, for a program whose entry describes only some of
 	// its ways (tmux -f, cargo --config), the reading a program without an
 	// entry gets: any operand may start a command it runs (tmux new 'rm
@@ -197,6 +202,10 @@ type ProgramSpec struct {
 	// StdinScript is set for programs that run a shell script read from
 	// stdin later (at, batch).
 	StdinScript *StdinScriptSpec `json:"stdin_script,omitempty"`
+	// OldStyle marks programs whose first word, without a dash, is a
+	// cluster of option letters whose values follow it in order (tar cIf
+	// PROG FILE): it is read as those options.
+	OldStyle bool `json:"old_style,omitempty"`
 	// Modes maps the words that start argv (after the program's name,
 	// space-separated: "-E env") to what the program is after them: cmake
 	// -E env runs a command, cmake -E rm removes files. The rest of argv is

@@ -154,3 +154,71 @@ func (w *walker) unknownOptions(seg *Segment, words []wordInfo, spec *ProgramSpe
 		}
 	}
 }
+
+// multiLetterPrefix returns the option of more than one letter, spelled
+// with one dash and taking a value, that v starts with and continues with
+// its value attached (zip -TTcmd, gcc -MFdeps.d): "" when there is none.
+func (p *ProgramSpec) multiLetterPrefix(v string) string {
+	if p == nil || p.Getopt != nil || strings.HasPrefix(v, "--") {
+		return ""
+	}
+	best := ""
+	for _, o := range p.OptionsWithValue {
+		if len(o) > 2 && !strings.HasPrefix(o, "--") && len(v) > len(o) && strings.HasPrefix(v, o) && len(o) > len(best) {
+			best = o
+		}
+	}
+	return best
+}
+
+// oldStyle reads a program's first word as a cluster of option letters
+// without a dash (tar cIf PROG FILE): the letters that take a value take
+// the words after the cluster, in order. It returns nil when the first
+// word is no such cluster.
+func oldStyle(words []wordInfo, spec *ProgramSpec) []wordInfo {
+	if len(words) < 2 || words[1].Dynamic {
+		return nil
+	}
+	first := words[1].Value
+	if first == "" || strings.HasPrefix(first, "-") {
+		return nil
+	}
+	for _, r := range first {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return nil
+		}
+	}
+	out := []wordInfo{words[0]}
+	next := 2
+	for _, r := range first {
+		opt := "-" + string(r)
+		out = append(out, wordInfo{Word: Word{Value: opt}, raw: opt})
+		if spec.takesValue(opt) && next < len(words) {
+			// the value stands right after its option, so that the
+			// option is read with it
+			out = append(out, words[next])
+			next++
+		}
+	}
+	return append(out, words[next:]...)
+}
+
+// varFiles reads the NAME=VALUE operands naming program files (make
+// MAKEFILES=mk, SHELL=./s): each word of the value is a program file.
+func (w *walker) varFiles(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scanResult, c *ctx) {
+	for _, i := range sc.operands {
+		wd := words[i]
+		name, val, ok := strings.Cut(wd.Value, "=")
+		name = strings.TrimRight(name, ":+?!")
+		if !ok || !contains(spec.VarFiles, name) {
+			continue
+		}
+		if wd.Dynamic {
+			w.programFile(seg, Word{Value: val, Dynamic: true}, seg.Program+" "+name, c)
+			continue
+		}
+		for _, f := range strings.Fields(val) {
+			w.programFile(seg, Word{Value: f}, seg.Program+" "+name, c)
+		}
+	}
+}

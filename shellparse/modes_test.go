@@ -61,3 +61,18 @@ func TestSegmentsGdbLongOnly(t *testing.T) {
 		r("gdb -q ./a.out", seg("gdb", "gdb", "-q", "./a.out").opts("--q")),
 	})
 }
+
+// Option spellings: ssh -o=KEY=VALUE, find -exec$IFS, tar's dashless
+// cluster, zip -TTCMD, watch -d, make MAKEFILES=.
+func TestSegmentsOptionSpellings(t *testing.T) {
+	runRows(t, []row{
+		r("ssh -o=ProxyCommand='rm x' h", seg("ssh", "ssh", "-o=ProxyCommand=rm x", "h").wraps(), seg("rm", "rm", "x").in("wrapper").by(0, "ssh -o ProxyCommand")),
+		r("find . -exec$IFS rm {} +", seg("find", "find", ".", "-exec$IFS", "rm", "{}", "+").dyn(2).find("dynamic_script")),
+		r("find . -name x $a", seg("find", "find", ".", "-name", "x", "$a").dyn(4).find("dynamic_script")),
+		r("find $d -mtime -$n -print", seg("find", "find", "$d", "-mtime", "-$n", "-print").dyn(1, 3)),
+		r("tar cIf 'rm x' t.tar .", seg("tar", "tar", "cIf", "rm x", "t.tar", ".").wraps().writes(wd("t.tar")), seg("rm", "rm", "x").in("wrapper").by(0, "tar -I")),
+		r("zip -TT'rm x' z.zip f", seg("zip", "zip", "-TTrm x", "z.zip", "f").wraps(), seg("rm", "rm", "x").in("wrapper").by(0, "zip -TT")),
+		r("watch -d rm x", seg("watch", "watch", "-d", "rm", "x").twraps(), seg("rm", "rm", "x").in("wrapper").by(0, "watch")),
+		r("printf x > mk; make MAKEFILES=mk", seg("printf", "printf", "x").rd(wr(">", "mk")), seg("make", "make", "MAKEFILES=mk").find("inline_code")),
+	})
+}

@@ -377,6 +377,18 @@ func (w *walker) wrapper(seg *Segment, words []wordInfo, spec *ProgramSpec, c *c
 	w.innerIn(seg, innerWords, name, c, stdinLit, assigns, ws.SameShell)
 }
 
+// findStartOptions are find's options before its paths (find -L DIR).
+var findStartOptions = []string{"-H", "-L", "-P", "-D", "-O"}
+
+// literalPrefix is the text a dynamic word's value starts with before its
+// first expansion, quote or pattern character.
+func literalPrefix(v string) string {
+	if i := strings.IndexAny(v, "$`\\'\"*?[{~"); i >= 0 {
+		return v[:i]
+	}
+	return v
+}
+
 // mayStartWith reports whether a dynamic word may expand to text that starts
 // with prefix: not when it starts with other literal text or is a process
 // substitution (a /dev/fd path).
@@ -839,9 +851,34 @@ func clip(s string) string {
 
 // execActions unwraps find -exec CMD ; and its relatives.
 func (w *walker) execActions(seg *Segment, words []wordInfo, spec *ProgramSpec, c *ctx) {
+	expr := false // find's expression has started (after its paths)
 	for i := 1; i < len(words); i++ {
 		if words[i].Dynamic {
+			// -exec$IFS, -exec${IFS}rm, -exe?, or $a in the expression: a
+			// word that becomes an action only when bash expands it (not
+			// an option's value: -mtime -$n)
+			prev := ""
+			if i > 1 && !words[i-1].Dynamic {
+				prev = words[i-1].Value
+			}
+			isValue := spec.takesValue(prev) || strings.HasPrefix(prev, "-newer")
+			lit := literalPrefix(words[i].Value)
+			if expr && lit == "" && !isValue && !words[i].quoted {
+				seg.addFinding(FindDynamicScript, seg.Program+" is given "+clip(words[i].Value)+", which may expand to an action and a command it runs")
+				continue
+			}
+			if strings.HasPrefix(lit, "-") && !isValue {
+				for action := range spec.ExecActions {
+					if strings.HasPrefix(action, lit) || strings.HasPrefix(lit, action) {
+						seg.addFinding(FindDynamicScript, seg.Program+" is given "+clip(words[i].Value)+", which may expand to "+action+" and a command it runs")
+						break
+					}
+				}
+			}
 			continue
+		}
+		if v := words[i].Value; (strings.HasPrefix(v, "-") || v == "(" || v == "!") && !contains(findStartOptions, v) {
+			expr = true
 		}
 		terms, ok := spec.ExecActions[words[i].Value]
 		if !ok {

@@ -723,6 +723,13 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 		words, spec = w.mode(seg, words, spec)
 		sc = scan(words, spec)
 	}
+	if spec != nil && spec.OldStyle {
+		// tar cIf PROG FILE is tar -c -I PROG -f FILE
+		if ow := oldStyle(words, spec); ow != nil {
+			words = ow
+			sc = scan(words, spec)
+		}
+	}
 	if spec != nil && spec.SubcommandNames != nil {
 		// npm exe is npm exec
 		words = w.subcommandName(seg, words, spec, sc)
@@ -776,6 +783,7 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 	}
 	if spec.VarOperands {
 		w.varOperands(seg, words, sc)
+		w.varFiles(seg, words, spec, sc, c)
 	}
 	for _, form := range spec.EditsConfig {
 		if operandsStartWith(words, sc, strings.Fields(form)) {
@@ -1022,7 +1030,9 @@ const maxWritten = 4096
 // has a shell command as value, a code key is unprovable, and a line not
 // known statically may be either.
 func (w *walker) configLine(v Word, seg *Segment, spec *ProgramSpec, via string, c *ctx) {
-	line := strings.TrimLeft(v.Value, " \t")
+	// ssh reads -o=KEY=VALUE as the line "=KEY=VALUE", whose leading
+	// separators it skips
+	line := strings.TrimLeft(v.Value, " \t=")
 	end := strings.IndexAny(line, "= \t")
 	if end < 0 {
 		end = len(line)
@@ -1110,6 +1120,9 @@ func optionNames(v string, spec *ProgramSpec) ([]string, string, bool) {
 	// (zip -TT) is that option, not a cluster of letters.
 	if name, val, ok := strings.Cut(v, "="); len(name) > 2 && spec.knowsOption(name) {
 		return []string{name}, val, ok
+	}
+	if opt := spec.multiLetterPrefix(v); opt != "" {
+		return []string{opt}, v[len(opt):], true // zip -TTcmd
 	}
 	var names []string
 	for i := 1; i < len(v); i++ {

@@ -86,6 +86,13 @@ func TestParserDesyncsLookalikesAllowed(t *testing.T) {
 		"builtin cd sub && ls",
 		"command -v git",
 		"echo x#y",
+		"tmux new -d -s w 'python3 app.py'",
+		"tmux send-keys -t w 'npm test' Enter",
+		"tmux kill-session -t w && tmux ls",
+		"tmux set -g mouse on",
+		"screen -dmS build make",
+		"screen -ls",
+		"ctest -j4 --output-on-failure",
 	} {
 		d, err := e.Decide(t.Context(), shellCall(c))
 		if err != nil {

@@ -353,6 +353,12 @@ func TestConfigAttacksRealBash(t *testing.T) {
 		{`cargo build --offline -q --config=build.rustc-wrapper='"./w"'`, crate, "cargo"},
 		{`printf 'run-shell "rm victim.txt"\n' > t.conf && tmux -L gate-attack-$$ -f t.conf new -d true; tmux -L gate-attack-$$ kill-server 2>/dev/null; true`, "", "tmux"},
 		{`tmux -L gate-attack-$$ new -d 'rm victim.txt'; sleep 1; tmux -L gate-attack-$$ kill-server 2>/dev/null; true`, "", "tmux"},
+		// tmux's own command language: run-shell, quoting inside it, a
+		// shell command of new-session, a hook
+		{`tmux -L gate-attack-$$ new -d \; run 'r\m victim.txt'; tmux -L gate-attack-$$ kill-server 2>/dev/null; true`, "", "tmux"},
+		{`tmux -L gate-attack-$$ new -d 'sh -c "r""m victim.txt"'; for i in $(seq 100); do [ -e victim.txt ] || break; sleep 0.1; done; tmux -L gate-attack-$$ kill-server 2>/dev/null; true`, "", "tmux"},
+		{`tmux -L gate-attack-$$ new -d \; set-hook -g after-new-window 'run "rm victim.txt"' \; neww; for i in $(seq 100); do [ -e victim.txt ] || break; sleep 0.1; done; tmux -L gate-attack-$$ kill-server 2>/dev/null; true`, "", "tmux"},
+		{`tmux -L gate-attack-$$ new -d \; send-keys 'r\m victim.txt' Enter; for i in $(seq 100); do [ -e victim.txt ] || break; sleep 0.1; done; tmux -L gate-attack-$$ kill-server 2>/dev/null; true`, "", "tmux"},
 	} {
 		t.Run(tc.command, func(t *testing.T) {
 			r := newRealBash(t, "echo v > victim.txt; "+tc.setup)

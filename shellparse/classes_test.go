@@ -100,7 +100,7 @@ func TestMaybeRunsProse(t *testing.T) {
 	for command, want := range map[string]bool{
 		"gh pr create --title 'rampart setup openclaw' --body 'rm -rf is bad'": false,
 		"gh pr create --body='rm -rf x'":                                       false,
-		"tmux new -d 'rm -rf x'":                                               true,
+		"sometool new -d 'rm -rf x'":                                           true,
 		"mytool --cmd='rm -rf x'":                                              true,
 	} {
 		got := false

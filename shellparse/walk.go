@@ -860,6 +860,8 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 		w.shell(seg, words, spec, c, stdinLit)
 	case spec.Git != nil:
 		w.git(seg, words, spec, sc, c)
+	case spec.Tmux != nil:
+		w.tmux(seg, words, sc, spec.Tmux, c)
 	}
 	if spec.InlineCode != nil {
 		w.inlineCode(seg, words, spec, sc, c, stdinLit)

@@ -315,3 +315,52 @@ func TestOptionSpellingsRealBash(t *testing.T) {
 		"make SHELL=/bin/bash",
 	)
 }
+
+// TestWrittenThenRunRealBash: programs that run a file the command wrote
+// first, or standard input: perl FILE and /dev/stdin, gawk --exe (an
+// abbreviation of --exec) and -i NAME (which reads NAME.awk), files that
+// decompressors (gunzip, xz -d, bunzip2) and git mv write, bash --rcfile F
+// -ic (interactive with -c still sources F), run-parts DIR, sqlite3 -init.
+func TestWrittenThenRunRealBash(t *testing.T) {
+	const mk = "printf 'all:\\n\\trm victim.txt\\n'"
+	runHarm(t, []harmCase{
+		{command: "printf 'unlink q(victim.txt)' > x.pl; perl x.pl", tools: []string{"perl"}},
+		{command: "printf 'unlink q(victim.txt)' > x; perl -w -- x", tools: []string{"perl"}},
+		{command: "perl /dev/stdin <<< 'unlink q(victim.txt)'", tools: []string{"perl"}},
+		{command: "perl /dev/fd/0 <<< 'unlink q(victim.txt)'", tools: []string{"perl"}},
+		{command: "gawk --exe /dev/stdin <<< 'BEGIN{system(\"rm victim.txt\")}'", tools: []string{"gawk"}},
+		{command: "printf 'BEGIN{system(\"rm victim.txt\")}' > x.awk; gawk --ex x.awk", tools: []string{"gawk"}},
+		{command: "printf 'BEGIN{system(\"rm victim.txt\")}' > x.awk; gawk -i x 'BEGIN{}'", tools: []string{"gawk"}},
+		{command: "printf 'BEGIN{system(\"rm victim.txt\")}' > x.awk; gawk --incl ./x 'BEGIN{}'", tools: []string{"gawk"}},
+		{command: "printf 'BEGIN{system(\"rm victim.txt\")}' > x.awk; gawk -f x", tools: []string{"gawk"}},
+		{command: mk + " | gzip > Makefile.gz; gunzip Makefile.gz; make", tools: []string{"gzip", "make"}},
+		{command: mk + " | gzip > Makefile.gz; gzip -d Makefile.gz && make -s", tools: []string{"gzip", "make"}},
+		{command: mk + " | xz > Makefile.xz; unxz Makefile.xz; make", tools: []string{"xz", "make"}},
+		{command: mk + " | bzip2 > Makefile.bz2; bunzip2 Makefile.bz2; make", tools: []string{"bzip2", "make"}},
+		{command: mk + " | gzip > m.gz; gzip -d m.gz; make -f m", tools: []string{"gzip", "make"}},
+		{command: mk + " | gzip > Makefile.x; gzip -d -S .x Makefile.x; make", tools: []string{"gzip", "make"}},
+		{command: mk + " | zstd -q > Makefile.zst; zstd -qd Makefile.zst; make", tools: []string{"zstd", "make"}},
+		{command: "printf 'require(\"fs\").unlinkSync(\"victim.txt\")' | gzip > x.js.gz; gunzip x.js.gz; node x.js", tools: []string{"gzip", "node"}},
+		{command: mk + " > x; git add x; git mv x Makefile; make", setup: harmRepo, tools: []string{"git", "make"}},
+		{command: "printf 'rm victim.txt' > x; bash --rcfile x -ic true", tools: []string{"bash"}},
+		{command: "printf 'rm victim.txt' > x; bash --init-file x -i -c :", tools: []string{"bash"}},
+		{command: "printf 'rm victim.txt' > x; bash --rcfile x -ci :", tools: []string{"bash"}},
+		{command: "mkdir d; printf '#!/bin/sh\\nrm victim.txt\\n' > d/x; chmod +x d/x; run-parts d", tools: []string{"run-parts"}},
+		{command: "mkdir d; ln -s \"$(command -v rm)\" d/x; run-parts -a victim.txt d", tools: []string{"run-parts"}},
+		{command: "printf '.shell rm victim.txt' > y; sqlite3 -init y :memory: ''", tools: []string{"sqlite3"}},
+		{command: "printf '.system rm victim.txt' > y; sqlite3 -batch -init y </dev/null", tools: []string{"sqlite3"}},
+	})
+	allowedStill(t,
+		"perl script.pl",
+		"gawk -f prog.awk data",
+		"gunzip data.gz",
+		"gunzip *.gz",
+		"gzip -d x.gz && make",
+		"xz -d logs.xz",
+		"bash -ic 'echo hi'",
+		"run-parts --test scripts.d",
+		"run-parts scripts.d",
+		"sqlite3 -init setup.sql db.sqlite 'select 1'",
+		"git mv a.txt b.txt",
+	)
+}

@@ -204,6 +204,11 @@ type ProgramSpec struct {
 	// StdinScript is set for programs that run a shell script read from
 	// stdin later (at, batch).
 	StdinScript *StdinScriptSpec `json:"stdin_script,omitempty"`
+	// DirRunner marks programs that run every program in their directory
+	// operand (run-parts DIR): when the command writes any file first, what
+	// they run is unprovable. NoExecOptions list the options with which
+	// they only list (run-parts --test).
+	DirRunner *StdinScriptSpec `json:"dir_runner,omitempty"`
 	// OldStyle marks programs whose first word, without a dash, is a
 	// cluster of option letters whose values follow it in order (tar cIf
 	// PROG FILE): it is read as those options.
@@ -364,6 +369,15 @@ type ShellSpec struct {
 	CommandOption string `json:"command_option"`
 	// StdinOption reads the script from stdin even with operands ("s").
 	StdinOption string `json:"stdin_option,omitempty"`
+	// RcFiles are the files an interactive shell (-i, even with -c)
+	// sources first, unless an option of NoRcOptions is given; RcOptions
+	// name another one instead (bash --rcfile F). LoginFiles are sourced
+	// by a login shell (-l, --login). One the command writes first, or
+	// stdin, is unprovable.
+	RcFiles     []string `json:"rc_files,omitempty"`
+	RcOptions   []string `json:"rc_options,omitempty"`
+	NoRcOptions []string `json:"no_rc_options,omitempty"`
+	LoginFiles  []string `json:"login_files,omitempty"`
 }
 
 // InlineCodeSpec describes an interpreter's ways of receiving code as text.
@@ -402,6 +416,10 @@ type InlineCodeSpec struct {
 	// command writes first is unprovable.
 	FileOperand     bool     `json:"file_operand,omitempty"`
 	FileSubcommands []string `json:"file_subcommands,omitempty"`
+	// FileSuffixes are appended to a FileOptions value the program does
+	// not find as given (gawk -i x reads x.awk): the file it names with one
+	// is its program file too.
+	FileSuffixes []string `json:"file_suffixes,omitempty"`
 	// ModuleOptions are FileOptions whose value names a module (python -m
 	// pkg.mod): the files it is read from are pkg.py, pkg/__init__.py and
 	// pkg/__main__.py, unprovable when the command writes one first.
@@ -512,6 +530,11 @@ type WritesSpec struct {
 	// content (chmod, touch): running the file later is not running text
 	// this command wrote.
 	ModeOnly bool `json:"mode_only,omitempty"`
+	// TrimSuffixes makes the file written an operand without the first of
+	// these suffixes it ends with (gunzip Makefile.gz writes Makefile);
+	// SuffixOptions give one more (gzip -S .x).
+	TrimSuffixes  []string `json:"trim_suffixes,omitempty"`
+	SuffixOptions []string `json:"suffix_options,omitempty"`
 }
 
 // check reports a writes specification Validate cannot use.

@@ -222,3 +222,54 @@ func (w *walker) varFiles(seg *Segment, words []wordInfo, spec *ProgramSpec, sc 
 		}
 	}
 }
+
+// dirRunner reports a program that runs every program in its directory
+// operand (run-parts DIR) after the command wrote a file, which may be one
+// of them (or a link to an excluded program).
+func (w *walker) dirRunner(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scanResult) {
+	for _, o := range spec.DirRunner.NoExecOptions {
+		if sc.hasOption(o) {
+			return
+		}
+	}
+	if len(sc.operands) == 0 {
+		return
+	}
+	if d := words[sc.operands[len(sc.operands)-1]]; d.Dynamic {
+		seg.addFinding(FindScriptFile, seg.Program+" runs the programs in a directory not known statically: "+clip(d.Value))
+		return
+	}
+	if len(w.written) > 0 || w.overflow {
+		seg.addFinding(FindScriptFile, seg.Program+" runs every program in a directory, after this command wrote files that may be among them")
+	}
+}
+
+// trimWritten is the file a program writes for operand wd: wd without the
+// suffix a decompressor removes (gunzip Makefile.gz writes Makefile). A
+// decompressor given a word known only at run time (gunzip *.gz, find
+// -exec gunzip {}) writes beside the file it names, which it reads: that
+// is no write gate checks (ok is false).
+func trimWritten(ws *WritesSpec, sc *scanResult, wi wordInfo) (Word, bool) {
+	wd := wi.Word
+	if len(ws.TrimSuffixes) == 0 && len(ws.SuffixOptions) == 0 {
+		return wd, true
+	}
+	if wd.Dynamic {
+		return wd, false
+	}
+	suffixes := ws.TrimSuffixes
+	for _, o := range ws.SuffixOptions {
+		for _, v := range sc.values[o] {
+			if v.Dynamic {
+				return Word{Value: wd.Value + " without a suffix known only at run time", Dynamic: true}, true
+			}
+			suffixes = append([]string{v.Value}, suffixes...)
+		}
+	}
+	for _, suf := range suffixes {
+		if suf != "" && len(wd.Value) > len(suf) && strings.HasSuffix(wd.Value, suf) {
+			return Word{Value: strings.TrimSuffix(wd.Value, suf)}, true
+		}
+	}
+	return wd, true
+}

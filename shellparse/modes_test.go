@@ -76,3 +76,25 @@ func TestSegmentsOptionSpellings(t *testing.T) {
 		r("printf x > mk; make MAKEFILES=mk", seg("printf", "printf", "x").rd(wr(">", "mk")), seg("make", "make", "MAKEFILES=mk").find("inline_code")),
 	})
 }
+
+// Files the command writes and then runs: perl FILE, gawk -i NAME
+// (NAME.awk), decompressors' outputs, git mv, bash --rcfile -ic, run-parts,
+// sqlite3 -init.
+func TestSegmentsWrittenThenRun(t *testing.T) {
+	runRows(t, []row{
+		r("printf x > x.pl; perl x.pl", seg("printf", "printf", "x").rd(wr(">", "x.pl")), seg("perl", "perl", "x.pl").find("inline_code")),
+		r("perl /dev/stdin", seg("perl", "perl", "/dev/stdin").find("inline_code")),
+		r("perl x.pl", seg("perl", "perl", "x.pl")),
+		r("printf x > x.awk; gawk -i x 1", seg("printf", "printf", "x").rd(wr(">", "x.awk")), seg("gawk", "gawk", "-i", "x", "1").find("inline_code")),
+		r("gawk --exe f", seg("gawk", "gawk", "--exe", "f").find("inline_code")),
+		r("gunzip Makefile.gz; make", seg("gunzip", "gunzip", "Makefile.gz").writes(wd("Makefile")), seg("make", "make").find("script_file")),
+		r("xz -d -S .x m.x", seg("xz", "xz", "-d", "-S", ".x", "m.x").writes(wd("m"))),
+		r("gzip big.log", seg("gzip", "gzip", "big.log")),
+		r("gunzip *.gz", seg("gunzip", "gunzip", "*.gz").dyn(1)),
+		r("git mv x Makefile; make", seg("git", "git", "mv", "x", "Makefile").writes(wd("Makefile")), seg("make", "make").find("script_file")),
+		r("printf x > rc; bash --rcfile rc -ic true", seg("printf", "printf", "x").rd(wr(">", "rc")), seg("bash", "bash", "--rcfile", "rc", "-ic", "true").twraps().find("inline_code"), seg("true", "true").in("wrapper").by(1, "bash -c")),
+		r("cp s d/x; run-parts d", seg("cp", "cp", "s", "d/x").writes(wd("d/x")), seg("run-parts", "run-parts", "d").find("script_file")),
+		r("run-parts d", seg("run-parts", "run-parts", "d")),
+		r("printf x > y; sqlite3 -init y", seg("printf", "printf", "x").rd(wr(">", "y")), seg("sqlite3", "sqlite3", "-init", "y").find("inline_code")),
+	})
+}

@@ -505,6 +505,8 @@ func (w *walker) shell(seg *Segment, words []wordInfo, spec *ProgramSpec, c *ctx
 	ss := spec.Shell
 	name := seg.Program
 	cmdOpt, stdinOpt := false, false
+	interactive, login, noRc := false, false, false
+	var rcFile *Word
 	i := 1
 	for i < len(words) {
 		wd := words[i]
@@ -524,12 +526,29 @@ func (w *walker) shell(seg *Segment, words []wordInfo, spec *ProgramSpec, c *ctx
 			// which the shell refuses, and then there are no operands.
 			values := 0
 			if strings.HasPrefix(v, "--") {
+				name, val, eq := strings.Cut(v, "=")
+				switch {
+				case contains(ss.RcOptions, name) && eq:
+					rcFile = &Word{Value: val}
+				case contains(ss.RcOptions, name) && i+1 < len(words):
+					rcFile = &words[i+1].Word
+				case contains(ss.NoRcOptions, name):
+					noRc = true
+				case name == "--login":
+					login = true
+				}
 				if spec.takesValue(v) {
 					values++
 				}
 			} else {
 				for _, l := range v[1:] {
 					letter := string(l)
+					switch {
+					case v[0] == '-' && letter == "i":
+						interactive = true
+					case v[0] == '-' && letter == "l":
+						login = true
+					}
 					switch {
 					case letter == ss.CommandOption:
 						cmdOpt = true
@@ -555,6 +574,21 @@ func (w *walker) shell(seg *Segment, words []wordInfo, spec *ProgramSpec, c *ctx
 	operands := words[i:]
 	seg.Wrapper = true
 	seg.Transparent = true
+	// bash --rcfile F -ic CMD sources F first, -l the login files
+	if interactive && !noRc {
+		if rcFile != nil {
+			w.programFile(seg, *rcFile, name+" --rcfile", c)
+		} else {
+			for _, f := range ss.RcFiles {
+				w.programFile(seg, Word{Value: f}, name+" (interactive)", c)
+			}
+		}
+	}
+	if login {
+		for _, f := range ss.LoginFiles {
+			w.programFile(seg, Word{Value: f}, name+" (login)", c)
+		}
+	}
 	switch {
 	case cmdOpt:
 		if len(operands) == 0 {
@@ -686,6 +720,11 @@ func (w *walker) inlineCode(seg *Segment, words []wordInfo, spec *ProgramSpec, s
 				continue
 			}
 			w.programFile(seg, v, seg.Program+" "+o, c)
+			for _, suf := range ic.FileSuffixes {
+				if !v.Dynamic && !strings.HasSuffix(v.Value, suf) {
+					w.programFile(seg, Word{Value: v.Value + suf}, seg.Program+" "+o, c)
+				}
+			}
 		}
 	}
 	idx := ic.OperandIndex
@@ -718,7 +757,8 @@ func (w *walker) inlineCode(seg *Segment, words []wordInfo, spec *ProgramSpec, s
 		}
 	}
 	// An interpreter that takes no code operand runs its first operand as
-	// a program file (python3 x.py, node /dev/stdin).
+	// a program file (python3 x.py, node /dev/stdin, perl x.pl; perl -d
+	// too, which reads debugger commands besides).
 	if ic.Stdin && !ic.Operand && !contains(ic.StdinCommands, "*") && len(code) == 0 && !fileGiven && len(sc.operands) > 0 {
 		w.programFile(seg, words[sc.operands[0]].Word, seg.Program, c)
 	}

@@ -898,6 +898,9 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 	if spec.StdinScript != nil {
 		w.stdinScript(seg, spec, sc, c, stdinLit)
 	}
+	if spec.DirRunner != nil {
+		w.dirRunner(seg, words, spec, sc)
+	}
 }
 
 // stdinScript unwraps at and batch: a shell script read from stdin, or
@@ -1402,7 +1405,9 @@ func (w *walker) writes(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *s
 	switch ws.Operands {
 	case "all":
 		for _, i := range operands {
-			seg.Writes = append(seg.Writes, words[i].Word)
+			if wd, ok := trimWritten(ws, sc, words[i]); ok {
+				seg.Writes = append(seg.Writes, wd)
+			}
 		}
 	case "last":
 		if len(operands) >= 2 {

@@ -416,3 +416,25 @@ func TestWritesOptionsRealBash(t *testing.T) {
 		"gunzip -c x.gz",
 	)
 }
+
+// TestModulesAndScriptsRealBash: python -m venv and json.tool write the
+// files their arguments name; ctest -S runs a CMake script the command
+// wrote.
+func TestModulesAndScriptsRealBash(t *testing.T) {
+	const hook = ".git/hooks/post-checkout"
+	runHarm(t, []harmCase{
+		{command: "printf '{}' | python3 -m json.tool - ../out", tools: []string{"python3"}, harm: "../out"},
+		{command: "printf '{}' > j; python3 -m json.tool --indent 2 j " + hook, setup: harmRepo, tools: []string{"python3"}, harm: hook},
+		{command: "python3 -m venv --without-pip ../out", tools: []string{"python3"}, harm: "../out"},
+		{command: "printf 'file(REMOVE victim.txt)' > x.cmake; ctest -S x.cmake", tools: []string{"ctest"}},
+		{command: "printf 'execute_process(COMMAND rm victim.txt)' > x.cmake; ctest -VV -SP x.cmake", tools: []string{"ctest"}},
+		{command: "printf 'file(REMOVE victim.txt)' > x.cmake; ctest --script x.cmake", tools: []string{"ctest"}},
+	})
+	allowedStill(t,
+		"python3 -m venv .venv",
+		"python3 -m json.tool package.json",
+		"python3 -m json.tool in.json out.json",
+		"ctest --output-on-failure",
+		"ctest -S ci.cmake",
+	)
+}

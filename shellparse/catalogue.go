@@ -414,6 +414,10 @@ type InlineCodeSpec struct {
 	// command writes first is unprovable.
 	FileOperand     bool     `json:"file_operand,omitempty"`
 	FileSubcommands []string `json:"file_subcommands,omitempty"`
+	// ModuleWrites maps modules run with ModuleOptions to the files their
+	// arguments name that they write (python3 -m venv DIR, -m json.tool IN
+	// OUT).
+	ModuleWrites map[string]*WritesSpec `json:"module_writes,omitempty"`
 	// FileSuffixes are appended to a FileOptions value the program does
 	// not find as given (gawk -i x reads x.awk): the file it names with one
 	// is its program file too.

@@ -313,3 +313,28 @@ func extractDir(seg *Segment, words []wordInfo) {
 		}
 	}
 }
+
+// moduleWrites records the files a module run with python -m MODULE
+// writes, from the words after the module's name.
+func (w *walker) moduleWrites(seg *Segment, words []wordInfo, opt, module string, ws *WritesSpec) {
+	for k := 1; k < len(words); k++ {
+		wd := words[k]
+		if wd.Dynamic {
+			continue
+		}
+		at := -1
+		switch {
+		case wd.Value == opt && k+1 < len(words) && words[k+1].Value == module:
+			at = k + 1
+		case wd.Value == opt+module:
+			at = k
+		}
+		if at < 0 {
+			continue
+		}
+		rest := append([]wordInfo{words[0]}, words[at+1:]...)
+		ps := &ProgramSpec{Writes: ws}
+		w.writes(seg, rest, ps, scan(rest, ps))
+		return
+	}
+}

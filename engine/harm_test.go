@@ -342,6 +342,7 @@ func TestWrittenThenRunRealBash(t *testing.T) {
 		{command: mk + " | zstd -q > Makefile.zst; zstd -qd Makefile.zst; make", tools: []string{"zstd", "make"}},
 		{command: "printf 'require(\"fs\").unlinkSync(\"victim.txt\")' | gzip > x.js.gz; gunzip x.js.gz; node x.js", tools: []string{"gzip", "node"}},
 		{command: mk + " > x; git add x; git mv x Makefile; make", setup: harmRepo, tools: []string{"git", "make"}},
+		{command: "printf 'diff --git a/Makefile b/Makefile\nnew file mode 100644\n--- /dev/null\n+++ b/Makefile\n@@ -0,0 +1,2 @@\n+all:\n+\trm victim.txt\n' | git apply && make", setup: harmRepo, tools: []string{"git", "make"}},
 		{command: "printf 'rm victim.txt' > x; bash --rcfile x -ic true", tools: []string{"bash"}},
 		{command: "printf 'rm victim.txt' > x; bash --init-file x -i -c :", tools: []string{"bash"}},
 		{command: "printf 'rm victim.txt' > x; bash --rcfile x -ci :", tools: []string{"bash"}},

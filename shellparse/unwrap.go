@@ -988,6 +988,21 @@ func (w *walker) git(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scan
 	if ws, ok := gs.SubcommandWrites[sub.Value]; ok {
 		w.gitWrites(seg, sub, rest, ws, cdirs)
 	}
+	if sub.Value == "apply" || sub.Value == "am" {
+		// git apply writes the files the patch names, as patch does
+		reportOnly := false
+		for _, wd := range rest {
+			switch wd.Value {
+			case "--check", "--stat", "--numstat", "--summary":
+				reportOnly = true
+			case "--apply":
+				reportOnly = false
+			}
+		}
+		if !reportOnly {
+			w.extracts(seg, words, c)
+		}
+	}
 	if opts := append(append([]string{}, gs.SubcommandConfig[sub.Value]...), gs.SubcommandCode[sub.Value]...); len(opts) > 0 {
 		subScan := scan(append([]wordInfo{sub}, rest...), &ProgramSpec{OptionsWithValue: opts})
 		for _, o := range gs.SubcommandConfig[sub.Value] {

@@ -342,6 +342,7 @@ func TestWrittenThenRunRealBash(t *testing.T) {
 		{command: mk + " | zstd -q > Makefile.zst; zstd -qd Makefile.zst; make", tools: []string{"zstd", "make"}},
 		{command: "printf 'require(\"fs\").unlinkSync(\"victim.txt\")' | gzip > x.js.gz; gunzip x.js.gz; node x.js", tools: []string{"gzip", "node"}},
 		{command: mk + " > x; git add x; git mv x Makefile; make", setup: harmRepo, tools: []string{"git", "make"}},
+		{command: "printf 'diff --git a/Makefile b/Makefile\nnew file mode 100644\n--- /dev/null\n+++ b/Makefile\n@@ -0,0 +1,2 @@\n+all:\n+\trm victim.txt\n' | git apply && make", setup: harmRepo, tools: []string{"git", "make"}},
 		{command: "printf 'rm victim.txt' > x; bash --rcfile x -ic true", tools: []string{"bash"}},
 		{command: "printf 'rm victim.txt' > x; bash --init-file x -i -c :", tools: []string{"bash"}},
 		{command: "printf 'rm victim.txt' > x; bash --rcfile x -ci :", tools: []string{"bash"}},
@@ -362,5 +363,79 @@ func TestWrittenThenRunRealBash(t *testing.T) {
 		"run-parts scripts.d",
 		"sqlite3 -init setup.sql db.sqlite 'select 1'",
 		"git mv a.txt b.txt",
+	)
+}
+
+// TestWritesOptionsRealBash: programs that write the files their options
+// or operands name, outside the root or into .git/hooks: they ask (or are
+// denied), as a redirection there is.
+func TestWritesOptionsRealBash(t *testing.T) {
+	const hook = ".git/hooks/post-checkout"
+	runHarm(t, []harmCase{
+		{command: "/usr/bin/time -o ../out true", tools: []string{"/usr/bin/time"}, harm: "../out"},
+		{command: "/usr/bin/time --out ../out true", tools: []string{"/usr/bin/time"}, harm: "../out"},
+		{command: "/usr/bin/time -o " + hook + " true", setup: harmRepo, tools: []string{"/usr/bin/time"}, harm: hook},
+		{command: "curl -s --libcurl ../out file:///dev/null", tools: []string{"curl"}, harm: "../out"},
+		{command: "curl -s --etag-save ../out file:///dev/null", tools: []string{"curl"}, harm: "../out"},
+		{command: "printf x > y; curl -s --libcurl " + hook + " file://$PWD/y", setup: harmRepo, tools: []string{"curl"}, harm: hook},
+		{command: "printf x > post-checkout; cd .git/hooks && curl -sO file://$OLDPWD/post-checkout", setup: harmRepo, tools: []string{"curl"}, harm: hook},
+		{command: "gawk -o../out 'BEGIN{}'", tools: []string{"gawk"}, harm: "../out"},
+		{command: "gawk --profile=../out 'BEGIN{}'", tools: []string{"gawk"}, harm: "../out"},
+		{command: "gawk -p" + hook + " 1 /dev/null", setup: harmRepo, tools: []string{"gawk"}, harm: hook},
+		{command: "m4 -o ../out /dev/null", tools: []string{"m4"}, harm: "../out"},
+		{command: "m4 --debugfile=../out /dev/null", tools: []string{"m4"}, harm: "../out"},
+		{command: "m4 -F" + hook + " /dev/null", setup: harmRepo, tools: []string{"m4"}, harm: hook},
+		{command: "tar -cf " + hook + " victim.txt", setup: harmRepo, tools: []string{"tar"}, harm: hook},
+		{command: "tar cf - victim.txt | tar -C .. -x", tools: []string{"tar"}, harm: "../victim.txt"},
+		{command: "zip -q ../out victim.txt", tools: []string{"zip"}, harm: "../out.zip"},
+		{command: "rsync --log-file=../out victim.txt x", tools: []string{"rsync"}, harm: "../out"},
+		{command: "rsync --write-batch=../out victim.txt x", tools: []string{"rsync"}, harm: "../out"},
+		{command: "ssh-keygen -q -N '' -f ../out", tools: []string{"ssh-keygen"}, harm: "../out"},
+		{command: "split -n1 victim.txt ../out", tools: []string{"split"}, harm: "../outaa"},
+		{command: "csplit -s -f ../out victim.txt 1", tools: []string{"csplit"}, harm: "../out00"},
+		{command: "mkfifo ../out", tools: []string{"mkfifo"}, harm: "../out"},
+		{command: "iconv -o ../out victim.txt", tools: []string{"iconv"}, harm: "../out"},
+		{command: "openssl enc -base64 -in victim.txt -out ../out", tools: []string{"openssl"}, harm: "../out"},
+		{command: "sqlite3 ../out 'create table t(x)'", tools: []string{"sqlite3"}, harm: "../out"},
+		{command: "sqlite3 :memory: \"select writefile('" + hook + "','x')\"", setup: harmRepo, tools: []string{"sqlite3"}, harm: hook},
+		{command: "git credential-store --file=../out store <<< $'protocol=https\\nhost=x\\nusername=a\\npassword=b\\n'", tools: []string{"git"}, harm: "../out"},
+		{command: "TMUX_TMPDIR=$PWD tmux -S ../out new -d true; tmux -S ../out kill-server", tools: []string{"tmux"}, harm: "../out"},
+	})
+	allowedStill(t,
+		"/usr/bin/time -o time.log make",
+		"curl -sO https://example.com/x.tgz",
+		"curl -s --etag-save etag.txt https://example.com/",
+		"gawk -o 'BEGIN{print 1}'",
+		"tar xzf a.tgz -C build",
+		"tar -cf build/src.tar src",
+		"zip -r out.zip src",
+		"rsync -a --log-file=rsync.log src/ dst/",
+		"ssh-keygen -l -f ~/.ssh/id_ed25519.pub",
+		"split -l 1000 big.csv part_",
+		"openssl x509 -in cert.pem -noout -text",
+		"sqlite3 app.db 'select count(*) from t'",
+		"gunzip -c x.gz",
+	)
+}
+
+// TestModulesAndScriptsRealBash: python -m venv and json.tool write the
+// files their arguments name; ctest -S runs a CMake script the command
+// wrote.
+func TestModulesAndScriptsRealBash(t *testing.T) {
+	const hook = ".git/hooks/post-checkout"
+	runHarm(t, []harmCase{
+		{command: "printf '{}' | python3 -m json.tool - ../out", tools: []string{"python3"}, harm: "../out"},
+		{command: "printf '{}' > j; python3 -m json.tool --indent 2 j " + hook, setup: harmRepo, tools: []string{"python3"}, harm: hook},
+		{command: "python3 -m venv --without-pip ../out", tools: []string{"python3"}, harm: "../out"},
+		{command: "printf 'file(REMOVE victim.txt)' > x.cmake; ctest -S x.cmake", tools: []string{"ctest"}},
+		{command: "printf 'execute_process(COMMAND rm victim.txt)' > x.cmake; ctest -VV -SP x.cmake", tools: []string{"ctest"}},
+		{command: "printf 'file(REMOVE victim.txt)' > x.cmake; ctest --script x.cmake", tools: []string{"ctest"}},
+	})
+	allowedStill(t,
+		"python3 -m venv .venv",
+		"python3 -m json.tool package.json",
+		"python3 -m json.tool in.json out.json",
+		"ctest --output-on-failure",
+		"ctest -S ci.cmake",
 	)
 }

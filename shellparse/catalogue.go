@@ -416,6 +416,10 @@ type InlineCodeSpec struct {
 	// command writes first is unprovable.
 	FileOperand     bool     `json:"file_operand,omitempty"`
 	FileSubcommands []string `json:"file_subcommands,omitempty"`
+	// ModuleWrites maps modules run with ModuleOptions to the files their
+	// arguments name that they write (python3 -m venv DIR, -m json.tool IN
+	// OUT).
+	ModuleWrites map[string]*WritesSpec `json:"module_writes,omitempty"`
 	// FileSuffixes are appended to a FileOptions value the program does
 	// not find as given (gawk -i x reads x.awk): the file it names with one
 	// is its program file too.
@@ -530,6 +534,19 @@ type WritesSpec struct {
 	// content (chmod, touch): running the file later is not running text
 	// this command wrote.
 	ModeOnly bool `json:"mode_only,omitempty"`
+	// Unless turns the writes off with one of these options (ssh-keygen -l
+	// only reads the key -f names).
+	Unless []string `json:"unless,omitempty"`
+	// Unnamed lists options with which the program writes files in the
+	// current directory under names known only at run time (curl -O; "*":
+	// always, wget): in a directory inside .git, or one not known
+	// statically, that is a write to an unknown place.
+	Unnamed []string `json:"unnamed,omitempty"`
+	// StaticOnly keeps only the written files known statically: the
+	// program writes data of its own format (an archive, a database, a
+	// decompressed file beside its input), and one named at run time (zip
+	// $z, find -exec gunzip {}) is not checked.
+	StaticOnly bool `json:"static_only,omitempty"`
 	// TrimSuffixes makes the file written an operand without the first of
 	// these suffixes it ends with (gunzip Makefile.gz writes Makefile);
 	// SuffixOptions give one more (gzip -S .x).

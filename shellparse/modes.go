@@ -2,6 +2,7 @@ package shellparse
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -245,17 +246,11 @@ func (w *walker) dirRunner(seg *Segment, words []wordInfo, spec *ProgramSpec, sc
 }
 
 // trimWritten is the file a program writes for operand wd: wd without the
-// suffix a decompressor removes (gunzip Makefile.gz writes Makefile). A
-// decompressor given a word known only at run time (gunzip *.gz, find
-// -exec gunzip {}) writes beside the file it names, which it reads: that
-// is no write gate checks (ok is false).
+// suffix a decompressor removes (gunzip Makefile.gz writes Makefile).
 func trimWritten(ws *WritesSpec, sc *scanResult, wi wordInfo) (Word, bool) {
 	wd := wi.Word
-	if len(ws.TrimSuffixes) == 0 && len(ws.SuffixOptions) == 0 {
+	if len(ws.TrimSuffixes) == 0 && len(ws.SuffixOptions) == 0 || wd.Dynamic {
 		return wd, true
-	}
-	if wd.Dynamic {
-		return wd, false
 	}
 	suffixes := ws.TrimSuffixes
 	for _, o := range ws.SuffixOptions {
@@ -272,4 +267,74 @@ func trimWritten(ws *WritesSpec, sc *scanResult, wi wordInfo) (Word, bool) {
 		}
 	}
 	return wd, true
+}
+
+// unnamedWrites reports the files a program writes in the current
+// directory under names known only at run time (curl -O, wget), when that
+// directory is inside .git or not known statically.
+func unnamedWrites(seg *Segment, ws *WritesSpec, sc *scanResult) {
+	if len(ws.Unnamed) == 0 {
+		return
+	}
+	if !contains(ws.Unnamed, "*") && !slices.ContainsFunc(ws.Unnamed, sc.hasOption) {
+		return
+	}
+	if dir := strings.Join(seg.Chdir, "/"); seg.ChdirUnknown || (dir != "" && inGitDir(Word{Value: dir})) {
+		seg.Writes = append(seg.Writes, Word{Value: "the files it names at run time, in a directory inside .git or known only at run time", Dynamic: true})
+	}
+}
+
+// extractDirOptions are the options that name the directory an extractor
+// writes into (tar -x -C DIR, unzip -d DIR).
+var extractDirOptions = map[string][]string{
+	"tar": {"-C", "--directory"}, "gtar": {"-C", "--directory"}, "bsdtar": {"-C", "--directory"},
+	"unzip": {"-d"}, "cpio": {"-D", "--directory"},
+}
+
+// extractDir records the directory an extractor writes into: the files it
+// extracts land there (tar -x -C .. writes beside the root).
+func extractDir(seg *Segment, words []wordInfo) {
+	opts := extractDirOptions[seg.Program]
+	if len(opts) == 0 || makesOrLists(seg, words) {
+		return
+	}
+	for k := 1; k < len(words); k++ {
+		wd := words[k]
+		if wd.Value == "--" && !wd.Dynamic {
+			return
+		}
+		for _, o := range opts {
+			switch {
+			case wd.Value == o && k+1 < len(words):
+				seg.Writes = append(seg.Writes, words[k+1].Word)
+			case strings.HasPrefix(wd.Value, o+"=") && strings.HasPrefix(o, "--"):
+				seg.Writes = append(seg.Writes, Word{Value: strings.TrimPrefix(wd.Value, o+"="), Dynamic: wd.Dynamic})
+			}
+		}
+	}
+}
+
+// moduleWrites records the files a module run with python -m MODULE
+// writes, from the words after the module's name.
+func (w *walker) moduleWrites(seg *Segment, words []wordInfo, opt, module string, ws *WritesSpec) {
+	for k := 1; k < len(words); k++ {
+		wd := words[k]
+		if wd.Dynamic {
+			continue
+		}
+		at := -1
+		switch {
+		case wd.Value == opt && k+1 < len(words) && words[k+1].Value == module:
+			at = k + 1
+		case wd.Value == opt+module:
+			at = k
+		}
+		if at < 0 {
+			continue
+		}
+		rest := append([]wordInfo{words[0]}, words[at+1:]...)
+		ps := &ProgramSpec{Writes: ws}
+		w.writes(seg, rest, ps, scan(rest, ps))
+		return
+	}
 }

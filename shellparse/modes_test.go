@@ -98,3 +98,21 @@ func TestSegmentsWrittenThenRun(t *testing.T) {
 		r("printf x > y; sqlite3 -init y", seg("printf", "printf", "x").rd(wr(">", "y")), seg("sqlite3", "sqlite3", "-init", "y").find("inline_code")),
 	})
 }
+
+// Writes named by options and operands the catalogue describes.
+func TestSegmentsWritesOptions(t *testing.T) {
+	runRows(t, []row{
+		r("/usr/bin/time -o ../t true", seg("time", "/usr/bin/time", "-o", "../t", "true").ppath("/usr/bin/time").twraps().writes(wd("../t")), seg("true", "true").in("wrapper").by(0, "time")),
+		r("curl --libcurl ../x u", seg("curl", "curl", "--libcurl", "../x", "u").writes(wd("../x"))),
+		r("cd .git/hooks && curl -O u", seg("cd", "cd", ".git/hooks").in("and"), seg("curl", "curl", "-O", "u").in("and").cd(".git/hooks").writes(wdDyn("the files it names at run time, in a directory inside .git or known only at run time"))),
+		r("gawk -o../x 1", seg("gawk", "gawk", "-o../x", "1").writes(wd("../x"))),
+		r("tar -C .. -x", seg("tar", "tar", "-C", "..", "-x").writes(wd(".."))),
+		r("tar cf ../x.tar .", seg("tar", "tar", "cf", "../x.tar", ".").writes(wd("../x.tar"))),
+		r("tar cf $x .", seg("tar", "tar", "cf", "$x", ".").dyn(2)),
+		r("ssh-keygen -f ../k", seg("ssh-keygen", "ssh-keygen", "-f", "../k").writes(wd("../k"))),
+		r("ssh-keygen -l -f ../k", seg("ssh-keygen", "ssh-keygen", "-l", "-f", "../k")),
+		r("sqlite3 ../db 'select 1'", seg("sqlite3", "sqlite3", "../db", "select 1").writes(wd("../db"))),
+		r("sqlite3 :memory: \"select writefile('x','y')\"", seg("sqlite3", "sqlite3", ":memory:", "select writefile('x','y')").writes(wd(":memory:")).find("inline_code")),
+		r("split f ../p", seg("split", "split", "f", "../p").writes(wd("../p"))),
+	})
+}

@@ -714,6 +714,9 @@ func (w *walker) inlineCode(seg *Segment, words []wordInfo, spec *ProgramSpec, s
 		for _, v := range sc.values[o] {
 			if contains(ic.ModuleOptions, o) && !v.Dynamic {
 				w.moduleFile(seg, v.Value, seg.Program+" "+o)
+				if ws := ic.ModuleWrites[v.Value]; ws != nil {
+					w.moduleWrites(seg, words, o, v.Value, ws)
+				}
 				if contains(ic.CodeModules, v.Value) || contains(ic.CodeModules, strings.SplitN(v.Value, ".", 2)[0]) {
 					seg.addFinding(FindInlineCode, seg.Program+" "+o+" "+v.Value+" runs code given in its arguments or standard input")
 				}
@@ -1100,6 +1103,21 @@ func (w *walker) git(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scan
 	}
 	if ws, ok := gs.SubcommandWrites[sub.Value]; ok {
 		w.gitWrites(seg, sub, rest, ws, cdirs)
+	}
+	if sub.Value == "apply" || sub.Value == "am" {
+		// git apply writes the files the patch names, as patch does
+		reportOnly := false
+		for _, wd := range rest {
+			switch wd.Value {
+			case "--check", "--stat", "--numstat", "--summary":
+				reportOnly = true
+			case "--apply":
+				reportOnly = false
+			}
+		}
+		if !reportOnly {
+			w.extracts(seg, words, c)
+		}
 	}
 	if opts := append(append([]string{}, gs.SubcommandConfig[sub.Value]...), gs.SubcommandCode[sub.Value]...); len(opts) > 0 {
 		subScan := scan(append([]wordInfo{sub}, rest...), &ProgramSpec{OptionsWithValue: opts})

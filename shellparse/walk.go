@@ -746,6 +746,7 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 	}
 	if !seg.FunctionCall && w.p.cat.Extractor(seg.Program) {
 		w.extracts(seg, words, c)
+		extractDir(seg, words)
 	}
 	if !seg.FunctionCall && seg.ProgramPath == "" {
 		switch seg.Program {
@@ -1367,8 +1368,24 @@ func (w *walker) writes(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *s
 	if ws == nil {
 		return
 	}
+	if slices.ContainsFunc(ws.Unless, sc.hasOption) {
+		return
+	}
+	unnamedWrites(seg, ws, sc)
 	if len(ws.When) > 0 && !slices.ContainsFunc(ws.When, sc.hasOption) {
 		return
+	}
+	if ws.StaticOnly {
+		n := len(seg.Writes)
+		defer func() {
+			kept := seg.Writes[:n]
+			for _, wd := range seg.Writes[n:] {
+				if !wd.Dynamic {
+					kept = append(kept, wd)
+				}
+			}
+			seg.Writes = kept
+		}()
 	}
 	for _, opt := range ws.Options {
 		seg.Writes = append(seg.Writes, sc.values[opt]...)
@@ -1383,8 +1400,14 @@ func (w *walker) writes(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *s
 		for _, o := range append(append([]string{}, spec.InlineCode.Options...), spec.InlineCode.FileOptions...) {
 			codeGiven = codeGiven || len(sc.values[o]) > 0
 		}
-		if !codeGiven {
-			operands = operands[1:]
+		// the code operand (awk's first, sqlite3's second and those
+		// after it) names no file
+		if idx := spec.InlineCode.OperandIndex; !codeGiven && idx < len(operands) {
+			if spec.InlineCode.OperandsFrom {
+				operands = operands[:idx]
+			} else {
+				operands = append(operands[:idx:idx], operands[idx+1:]...)
+			}
 		}
 	}
 	for _, i := range operands {

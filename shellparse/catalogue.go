@@ -202,6 +202,11 @@ type ProgramSpec struct {
 	// StdinScript is set for programs that run a shell script read from
 	// stdin later (at, batch).
 	StdinScript *StdinScriptSpec `json:"stdin_script,omitempty"`
+	// CommandLanguage names the language of commands the program reads
+	// from its operands ("tmux": new-window CMD \; run-shell CMD), read by
+	// tmux.go: shell commands in it are parsed, anything it does not know
+	// is unprovable.
+	CommandLanguage string `json:"command_language,omitempty"`
 	// DirRunner marks programs that run every program in their directory
 	// operand (run-parts DIR): when the command writes any file first, what
 	// they run is unprovable. NoExecOptions list the options with which

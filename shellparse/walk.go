@@ -897,6 +897,9 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 	if spec.StdinScript != nil {
 		w.stdinScript(seg, spec, sc, c, stdinLit)
 	}
+	if spec.CommandLanguage == "tmux" && !w.p.exec {
+		w.tmux(seg, words, spec, c)
+	}
 	if spec.DirRunner != nil {
 		w.dirRunner(seg, words, spec, sc)
 	}

@@ -439,3 +439,34 @@ func TestModulesAndScriptsRealBash(t *testing.T) {
 		"ctest -S ci.cmake",
 	)
 }
+
+// TestTmuxCommandsRealBash: tmux's operands are tmux commands: the shell
+// commands they run (new CMD, run CMD), the text send-keys types into a
+// shell and the files save-buffer writes are read; hooks and other
+// commands that run tmux commands later are unprovable. screen runs its
+// operands as a command.
+func TestTmuxCommandsRealBash(t *testing.T) {
+	tmux := []string{"tmux"}
+	runHarm(t, []harmCase{
+		{command: "tmux -S s new -d \\; run 'r\\m victim.txt' \\; kill-server", tools: tmux},
+		{command: "tmux -S s new -d \\; run 'unlink victim.txt' \\; kill-server", tools: tmux},
+		{command: "tmux -S s new -d \\; run 'find . -name victim.txt -delete' \\; kill-server", tools: tmux},
+		{command: "tmux -S s new -d 'sh -c \"r\"\"m victim.txt\"'; sleep 1; tmux -S s kill-server", tools: tmux},
+		{command: "tmux -S s new -d \\; send-keys 'r\\m victim.txt' Enter; sleep 1; tmux -S s kill-server", tools: tmux},
+		{command: "tmux -S s new -d \\; set-hook -g after-new-window 'run \"rm victim.txt\"' \\; neww \\; kill-server", tools: tmux},
+		{command: "tmux -S s new -d \\; set-buffer x \\; save-buffer ../out \\; kill-server", tools: tmux, harm: "../out"},
+		{command: "screen -dm sh -c 'r\"\"m victim.txt'; sleep 1", tools: []string{"screen"}},
+	})
+	allowedStill(t,
+		"tmux new-session -d -s work",
+		"tmux ls",
+		"tmux set -g history-limit 10000",
+		"tmux send-keys -t work:0 'python3 app.py' Enter",
+		"tmux send-keys -t work:0.2 'f s i .strip()' Escape",
+		"tmux attach -t work",
+		"tmux kill-session -t work",
+		"screen -dmS srv python3 -m http.server",
+		"screen -ls",
+		"screen -S srv -X quit",
+	)
+}

@@ -123,8 +123,6 @@ type ProgramSpec struct {
 	ExecActions map[string][]string `json:"exec_actions,omitempty"`
 	// Git holds git's configuration-driven ways of running commands.
 	Git *GitSpec `json:"git,omitempty"`
-	// Tmux reads tmux's own command language (see TmuxSpec).
-	Tmux *TmuxSpec `json:"tmux,omitempty"`
 	// ScriptOptions are options whose value is a shell command the program
 	// runs (rsync -e, tar --to-command).
 	ScriptOptions []string `json:"script_options,omitempty"`
@@ -204,6 +202,11 @@ type ProgramSpec struct {
 	// StdinScript is set for programs that run a shell script read from
 	// stdin later (at, batch).
 	StdinScript *StdinScriptSpec `json:"stdin_script,omitempty"`
+	// CommandLanguage names the language of commands the program reads
+	// from its operands ("tmux": new-window CMD \; run-shell CMD), read by
+	// tmux.go: shell commands in it are parsed, anything it does not know
+	// is unprovable.
+	CommandLanguage string `json:"command_language,omitempty"`
 	// DirRunner marks programs that run every program in their directory
 	// operand (run-parts DIR): when the command writes any file first, what
 	// they run is unprovable. NoExecOptions list the options with which
@@ -485,28 +488,6 @@ type GitSpec struct {
 	// --git-dir DIR, or after cd), writes that repository: a remote that
 	// is a local path gets its refs moved without a push.
 	ReadOnlySubcommands []string `json:"read_only_subcommands,omitempty"`
-}
-
-// TmuxSpec describes tmux's commands, given after its options and
-// separated by ";" words (or words ending in "\;"). A command that is
-// neither inert nor described here (set-hook, bind-key, if-shell, pipe-pane,
-// display-message with #(...), an abbreviation) is unprovable.
-type TmuxSpec struct {
-	// Inert commands (and their aliases) run and write nothing.
-	Inert []string `json:"inert"`
-	// Shell maps commands whose remaining operands, joined, are a shell
-	// command (new-session, run-shell) to their options that take a value.
-	Shell map[string][]string `json:"shell"`
-	// Keys maps commands that type their operands into a pane (send-keys)
-	// to their options that take a value: the literal text is read as a
-	// command line, key names (Enter, C-c) end it.
-	Keys map[string][]string `json:"keys"`
-	// Set maps commands whose first operand is a tmux option (set-option)
-	// to their options that take a value; they are inert when it is one of
-	// InertOptions (default-command, hooks and status formats with #(...)
-	// run commands).
-	Set          map[string][]string `json:"set"`
-	InertOptions []string            `json:"inert_options"`
 }
 
 // WritesSpec describes the files a program writes.

@@ -116,3 +116,17 @@ func TestSegmentsWritesOptions(t *testing.T) {
 		r("split f ../p", seg("split", "split", "f", "../p").writes(wd("../p"))),
 	})
 }
+
+// tmux's operands read as tmux commands.
+func TestSegmentsTmux(t *testing.T) {
+	runRows(t, []row{
+		r("tmux new -d \\; run 'r\\m x'", seg("tmux", "tmux", "new", "-d", ";", "run", "r\\m x").wraps(), seg("rm", "rm", "x").raw("r\\m").in("wrapper").by(0, "tmux run-shell")),
+		r("tmux send-keys -t w 'r\\m x' Enter", seg("tmux", "tmux", "send-keys", "-t", "w", "r\\m x", "Enter").wraps(), seg("rm", "rm", "x").raw("r\\m").in("wrapper").by(0, "tmux send-keys")),
+		r("tmux set-hook -g after-new-window 'run x'", seg("tmux", "tmux", "set-hook", "-g", "after-new-window", "run x").find("inline_code")),
+		r("tmux display -p '#(rm x)'", seg("tmux", "tmux", "display", "-p", "#(rm x)").find("dynamic_script")),
+		r("tmux saveb ../o", seg("tmux", "tmux", "saveb", "../o").writes(wd("../o"))),
+		r("tmux frobnicate", seg("tmux", "tmux", "frobnicate").find("unknown_option")),
+		r("tmux set -g mouse on", seg("tmux", "tmux", "set", "-g", "mouse", "on")),
+		r("tmux ls", seg("tmux", "tmux", "ls")),
+	})
+}

@@ -861,8 +861,6 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 		w.shell(seg, words, spec, c, stdinLit)
 	case spec.Git != nil:
 		w.git(seg, words, spec, sc, c)
-	case spec.Tmux != nil:
-		w.tmux(seg, words, sc, spec.Tmux, c)
 	}
 	if spec.InlineCode != nil {
 		w.inlineCode(seg, words, spec, sc, c, stdinLit)
@@ -898,6 +896,9 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 
 	if spec.StdinScript != nil {
 		w.stdinScript(seg, spec, sc, c, stdinLit)
+	}
+	if spec.CommandLanguage == "tmux" && !w.p.exec {
+		w.tmux(seg, words, spec, c)
 	}
 	if spec.DirRunner != nil {
 		w.dirRunner(seg, words, spec, sc)

@@ -470,3 +470,22 @@ func TestTmuxCommandsRealBash(t *testing.T) {
 		"screen -S srv -X quit",
 	)
 }
+
+// TestMakeVariablesRealBash: make runs a variable's value in a shell when
+// a recipe or a built-in rule uses it: a value with shell syntax is code;
+// an equivalent of an excluded command in a value, or among the operands of
+// a program the catalogue describes in part, asks.
+func TestMakeVariablesRealBash(t *testing.T) {
+	const c = "printf 'int main(void){return 0;}' > x.c; "
+	runHarm(t, []harmCase{
+		{command: c + "make x CC='sh -c \"r\\m victim.txt\"'", tools: []string{"make", "sh"}},
+		{command: c + "make x 'CC=r\\m victim.txt; true'", tools: []string{"make"}},
+		{command: "printf 'a:\\n\\t$(X) victim.txt\\n' > m.mk; make -f m.mk X=unlink", tools: []string{"make"}},
+		{command: "screen -dm unlink victim.txt; sleep 1", tools: []string{"screen"}},
+	})
+	allowedStill(t,
+		"make CFLAGS='-O2 -Wall' all",
+		"make -j4 PREFIX=/usr/local install",
+		"make CC=clang",
+	)
+}

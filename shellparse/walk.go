@@ -1177,6 +1177,10 @@ func (w *walker) varOperands(seg *Segment, words []wordInfo, sc *scanResult) {
 			seg.addFinding(FindDynamicScript, seg.Program+" is given a variable definition not known statically: "+clip(wd.Value))
 		case strings.ContainsAny(val, "$`"):
 			seg.addFinding(FindInlineCode, seg.Program+" is given the variable "+name+" with text it expands, where functions such as $(shell ...) run commands: "+clip(val))
+		case strings.ContainsAny(val, "\\'\";|&<>()"):
+			// CC='sh -c "r\m x"': recipes run the value in a shell, whose
+			// quoting and operators the words read below do not see
+			seg.addFinding(FindInlineCode, seg.Program+" is given the variable "+name+" with shell syntax, which its recipes may run as a command: "+clip(val))
 		case val != "":
 			w.maybeRuns(seg, []wordInfo{words[0], {Word: Word{Value: val}}})
 		}

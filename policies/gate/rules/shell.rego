@@ -261,6 +261,36 @@ ask contains {
 }
 
 # METADATA
+# title: a program gate does not know may run an equivalent of an excluded command
+# description: |
+#   An operand of a program the catalogue describes only in part
+#   (maybe_runs: screen, cargo) or a make variable's value, that names a
+#   command with the same effect as an excluded one (screen -dm unlink v,
+#   make CC='unlink v') may be what it runs. (Operands of programs the
+#   catalogue does not describe at all are often subcommands: etcdctl del
+#   KEY, turbo unlink.) Entries that need options (find -delete) are not
+#   matched: the options of what such a program runs are not known.
+# custom:
+#   code: command_equivalent
+ask contains {
+	"code": "command_equivalent",
+	"message": sprintf(
+		"Command '%s' may run '%s', which has the same effect as '%s', blocked by configuration",
+		[concat(" ", seg.argv), equivalent.entry, equivalent.target],
+	),
+	"segment": seg.id,
+	"entry": equivalent.entry,
+} if {
+	input.tool == "run_shell_command"
+	some seg in input.shell.segments
+	data.gate.catalogue.programs[seg.program]
+	some key in seg.maybe_keys
+	some equivalent in data.gate.settings.equivalents[key]
+	count(equivalent.options) == 0
+	_excluded_or_broader(equivalent.target)
+}
+
+# METADATA
 # description: |
 #   The segment only reports what it would do (git clean -n): one of the
 #   options of a data.gate.dry_run entry for one of its path keys is given,

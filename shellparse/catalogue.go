@@ -377,6 +377,7 @@ type ShellSpec struct {
 	// name another one instead (bash --rcfile F). LoginFiles are sourced
 	// by a login shell (-l, --login). One the command writes first, or
 	// stdin, is unprovable.
+	EnvFiles    []string `json:"env_files,omitempty"` // sourced by every invocation (zsh's ~/.zshenv)
 	RcFiles     []string `json:"rc_files,omitempty"`
 	RcOptions   []string `json:"rc_options,omitempty"`
 	NoRcOptions []string `json:"no_rc_options,omitempty"`

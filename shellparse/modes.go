@@ -289,7 +289,12 @@ func unnamedWrites(seg *Segment, ws *WritesSpec, sc *scanResult) {
 var extractDirOptions = map[string][]string{
 	"tar": {"-C", "--directory"}, "gtar": {"-C", "--directory"}, "bsdtar": {"-C", "--directory"},
 	"unzip": {"-d"}, "cpio": {"-D", "--directory"},
+	"7z": {"-o"}, "7za": {"-o"}, "7zr": {"-o"},
 }
+
+// extractDirAttached are the extractors whose directory option takes its
+// value attached (7z x a.7z -oDIR).
+var extractDirAttached = map[string]bool{"7z": true, "7za": true, "7zr": true}
 
 // extractDir records the directory an extractor writes into: the files it
 // extracts land there (tar -x -C .. writes beside the root).
@@ -307,6 +312,8 @@ func extractDir(seg *Segment, words []wordInfo) {
 			switch {
 			case wd.Value == o && k+1 < len(words):
 				seg.Writes = append(seg.Writes, words[k+1].Word)
+			case extractDirAttached[seg.Program] && strings.HasPrefix(wd.Value, o) && len(wd.Value) > len(o):
+				seg.Writes = append(seg.Writes, Word{Value: strings.TrimPrefix(wd.Value, o), Dynamic: wd.Dynamic})
 			case strings.HasPrefix(wd.Value, o+"=") && strings.HasPrefix(o, "--"):
 				seg.Writes = append(seg.Writes, Word{Value: strings.TrimPrefix(wd.Value, o+"="), Dynamic: wd.Dynamic})
 			}

@@ -575,6 +575,9 @@ func (w *walker) shell(seg *Segment, words []wordInfo, spec *ProgramSpec, c *ctx
 	seg.Wrapper = true
 	seg.Transparent = true
 	// bash --rcfile F -ic CMD sources F first, -l the login files
+	for _, f := range ss.EnvFiles {
+		w.programFile(seg, Word{Value: f}, name, c)
+	}
 	if interactive && !noRc {
 		if rcFile != nil {
 			w.programFile(seg, *rcFile, name+" --rcfile", c)

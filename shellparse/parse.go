@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -461,7 +462,7 @@ func droppedContinuations(file *syntax.File, src string) ([]int, error) {
 	if bad != nil {
 		return nil, bad
 	}
-	sortInts(cuts)
+	slices.Sort(cuts)
 	return cuts, nil
 }
 
@@ -471,7 +472,22 @@ func droppedContinuations(file *syntax.File, src string) ([]int, error) {
 // character: "ls\r#; rm x" runs rm (the # is inside the word "ls\r#"),
 // and ">\r rm x" redirects to a file named CR and runs rm.
 func lonelyCR(file *syntax.File, src string) error {
-	if !strings.Contains(src, "\r") {
+	var crs []int // CRs that are neither in CR LF nor escaped, in order
+	for i := strings.IndexByte(src, '\r'); i >= 0; {
+		n := 0
+		for j := i - 1; j >= 0 && src[j] == '\\'; j-- {
+			n++
+		}
+		if (i+1 >= len(src) || src[i+1] != '\n') && n%2 == 0 {
+			crs = append(crs, i)
+		}
+		next := strings.IndexByte(src[i+1:], '\r')
+		if next < 0 {
+			break
+		}
+		i += 1 + next
+	}
+	if len(crs) == 0 {
 		return nil
 	}
 	var text [][2]int // byte ranges where a CR is text for both
@@ -493,22 +509,15 @@ func lonelyCR(file *syntax.File, src string) error {
 		}
 		return true
 	})
-	for i := 0; i < len(src); i++ {
-		if src[i] != '\r' || (i+1 < len(src) && src[i+1] == '\n') {
-			continue
+	// One sweep over the ranges by start: a CR is inside one when the
+	// furthest end of the ranges starting at or before it lies past it.
+	slices.SortFunc(text, func(a, b [2]int) int { return a[0] - b[0] })
+	reach, j := 0, 0
+	for _, i := range crs {
+		for ; j < len(text) && text[j][0] <= i; j++ {
+			reach = max(reach, text[j][1])
 		}
-		inText := false
-		for _, r := range text {
-			if i >= r[0] && i < r[1] {
-				inText = true
-				break
-			}
-		}
-		n := 0
-		for j := i - 1; j >= 0 && src[j] == '\\'; j-- {
-			n++
-		}
-		if inText || n%2 == 1 {
+		if i < reach {
 			continue
 		}
 		line := strings.Count(src[:i], "\n") + 1
@@ -612,14 +621,6 @@ func escapedCRLF(src string) int {
 		i += 3 + next
 	}
 	return -1
-}
-
-func sortInts(a []int) {
-	for i := 1; i < len(a); i++ {
-		for j := i; j > 0 && a[j] < a[j-1]; j-- {
-			a[j], a[j-1] = a[j-1], a[j]
-		}
-	}
 }
 
 func toParseError(err error) *ParseError {

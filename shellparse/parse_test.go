@@ -169,6 +169,8 @@ func TestParseBashDesyncs(t *testing.T) {
 		"ls\r#; rm x", ">\r rm x", "2>\r touch ../o", "<<<\r rm x", "echo x\r#; rm x",
 		"cat <<'A'#; rm x\nA", "cat <<\"A\"#|rm x\nA", "cat <<A#; rm x\nA", "cat <<-'A'#; rm x\nA",
 		"ls {a['$(rm x)']}>x", "exec {a['`rm x`']}>/dev/null", "\x00", "ls\x00; echo",
+		"echo 'a\rb' \"c\" \r rm x", "echo \"$(printf 'a\rb')\" \rrm x", "echo \\\\\r rm x",
+		strings.Repeat("echo 'a\rb'; ", 2000) + "ls\r#; rm x",
 	} {
 		if prog := p.Parse(cmd); prog.Error == nil {
 			t.Errorf("%q: want a parse error, got %+v", cmd, prog.Segments)
@@ -185,6 +187,7 @@ func TestParseBashDesyncs(t *testing.T) {
 		pc("printf 'a\rb'; echo \"c\rd\" # e\rf", "printf[printf a\rb]", "echo[echo c\rd]"),
 		pc("cat <<'A'\ndocker run \\\n  -v x\nA", "cat[cat]"),
 		pc("echo x#y 'a'#b", "echo[echo x#y a#b]"),
+		pc("echo \"$(printf 'a\rb')\r\" a\\\rb", "echo[echo \"$(printf 'a\rb')\r\" a\rb] dyn=1", "printf[printf a\rb] ctx=cmdsubst"),
 		pc("exec {fd}>x", "exec[exec] >x"),
 	})
 }

@@ -83,3 +83,43 @@ test_team_rules_add_reasons if {
 	d.decision == "ask"
 	d.reasons == [{"code": "network", "message": "network access"}]
 }
+
+# --- command_equivalent at exec time ---------------------------------------------
+
+_decide_call(x, call, settings) := d if {
+	d := exec.decision with input as {"exec": x, "call": call, "layers": ["static", "exec"]}
+		with data.gate.settings as settings
+}
+
+# unlink under exclude rm asks whoever runs it (a make recipe here), as its
+# segment asks in the static decision; find asks only with -delete.
+test_equivalent_asks_at_exec if {
+	d := _decide(_exec(["unlink", "victim.txt"], false), _exclude(["rm"]))
+	d.decision == "ask"
+	d.reasons == [{
+		"code": "command_equivalent",
+		"message": "Program 'unlink victim.txt' has the same effect as 'rm', which is blocked by configuration",
+		"entry": "unlink",
+	}]
+	_decide(_exec(["find", ".", "-delete"], false), _exclude(["rm"])).decision == "ask"
+	_decide(_exec(["find", ".", "-name", "x"], false), _exclude(["rm"])).decision == "allow"
+	_decide(_exec(["unlink", "victim.txt"], false), _exclude(["git push"])).decision == "allow"
+	_decide(_exec(["unlink", "victim.txt"], false), lib.open).decision == "allow"
+}
+
+# A dry run does not ask (data.gate.dry_run: git clean -n).
+test_equivalent_dry_run_at_exec if {
+	settings := object.union(_exclude(["rm"]), {"equivalents": {"git clean": [{"entry": "git clean", "options": [], "target": "rm"}]}})
+	_decide(_exec(["git", "clean", "-n"], false), settings).decision == "allow"
+	_decide(_exec(["git", "clean", "-f"], false), settings).decision == "ask"
+}
+
+# The segment the static decision asked about (and a human approved) does
+# not ask again when it runs; another unlink the command runs does.
+test_equivalent_asked_before_the_command_ran if {
+	call := lib.shell("unlink a.txt", [lib.seg(0, ["unlink", "a.txt"])])
+	_decide_call(_exec(["unlink", "a.txt"], true), call, _exclude(["rm"])).decision == "allow"
+	_decide_call(_exec(["unlink", "victim.txt"], false), call, _exclude(["rm"])).decision == "ask"
+	other := lib.shell("ls a.txt", [lib.seg(0, ["ls", "a.txt"])])
+	_decide_call(_exec(["unlink", "a.txt"], false), other, _exclude(["rm"])).decision == "ask"
+}

@@ -58,7 +58,9 @@ func newHarmFixture(t *testing.T, exclude ...string) *harmFixture {
 	write("clean.py", "import os\nos.system('rm victim.txt')\n")
 	write("lie.py", "import os\nos.execv('/bin/rm', ['ls', 'victim.txt'])\n")
 	write("build/out.o", "obj\n")
-	write("Makefile", "all:\n\techo built\nclean:\n\trm -rf build victim.txt\n")
+	write("shred.py", "import subprocess\nsubprocess.run(['shred', '-u', 'victim.txt'])\n")
+	write("Makefile", "all:\n\techo built\nclean:\n\trm -rf build victim.txt\n"+
+		"unlink:\n\tunlink victim.txt\nprune:\n\tfind . -name victim.txt -delete\n")
 	write("package.json", `{"name": "x", "version": "1.0.0", "scripts": {"test": "echo ok", "clean": "rm -rf build victim.txt"}}`+"\n")
 	git := func(args ...string) {
 		t.Helper()
@@ -159,6 +161,11 @@ func TestExecTimeStopsWhatStaticMisses(t *testing.T) {
 		{"a script calling rm", "python3 clean.py", []string{"python3"}, "rm"},
 		{"argv[0] that lies (as BASH_CMDS does)", "python3 lie.py", []string{"python3"}, "rm"},
 		{"setsid, in the background", "setsid make clean & sleep 1", []string{"setsid", "make"}, "rm"},
+		// Programs with the same effect as rm (data.gate.equivalents) ask
+		// when they really run; nobody can answer gate exec here.
+		{"make running unlink", "make unlink", []string{"make"}, "unlink"},
+		{"make running find -delete", "make prune", []string{"make"}, "find"},
+		{"a script running shred -u", "python3 shred.py", []string{"python3", "shred"}, "shred"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			needProgram(t, tc.need...)

@@ -253,7 +253,7 @@ ask contains {
 	some seg in input.shell.segments
 	some key in seg.path_keys
 	some equivalent in data.gate.settings.equivalents[key]
-	_excluded_or_broader(equivalent.target)
+	excluded_or_broader(equivalent.target)
 	every option in equivalent.options {
 		option in seg.options
 	}
@@ -287,7 +287,7 @@ ask contains {
 	some key in seg.maybe_keys
 	some equivalent in data.gate.settings.equivalents[key]
 	count(equivalent.options) == 0
-	_excluded_or_broader(equivalent.target)
+	excluded_or_broader(equivalent.target)
 }
 
 # METADATA
@@ -305,9 +305,11 @@ dry_run(seg) if {
 	}
 }
 
-# An exclude entry covers target when its words are target's or a prefix of
-# them: excluding git covers what git push covers.
-_excluded_or_broader(target) if {
+# METADATA
+# description: |
+#   An exclude entry covers target when its words are target's or a prefix
+#   of them: excluding git covers what git push covers.
+excluded_or_broader(target) if {
 	words := split(target, " ")
 	some n in numbers.range(1, count(words))
 	data.gate.settings.exclude.paths.run_shell_command[concat(" ", array.slice(words, 0, n))]

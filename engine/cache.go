@@ -1,13 +1,12 @@
 package engine
 
 import (
-	"container/list"
 	"encoding/json"
 	"fmt"
 	"slices"
 	"sort"
-	"sync"
 
+	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/open-policy-agent/opa/v1/ast"
 )
 
@@ -48,32 +47,57 @@ type CacheObserver interface {
 	CacheEntries(n int)
 }
 
-type cacheEntry struct {
-	key string
-	d   Decision
+// lruCache is a bounded map from string keys to values that forgets the
+// least recently used entry first, and tells its observer of every hit,
+// eviction and change of size (misses and bypasses are the caller's).
+type lruCache[V any] struct {
+	c   *lru.Cache[string, V]
+	max int
+	obs CacheObserver
 }
 
-// decisionCache is a bounded LRU map from exact policy input to decision.
-type decisionCache struct {
-	mu      sync.Mutex
-	max     int
-	entries map[string]*list.Element
-	order   *list.List // most recently used first
-	obs     CacheObserver
-}
-
-func newDecisionCache(max int, obs CacheObserver) *decisionCache {
+func newLRU[V any](max int, obs CacheObserver) *lruCache[V] {
 	if obs == nil {
 		obs = nopObserver{}
 	}
+	c, err := lru.New[string, V](max)
+	if err != nil {
+		panic(err) // only for a size below 1, which callers never ask for
+	}
 	obs.CacheEntries(0)
-	return &decisionCache{max: max, entries: make(map[string]*list.Element, min(max, 1024)), order: list.New(), obs: obs}
+	return &lruCache[V]{c: c, max: max, obs: obs}
 }
 
 type nopObserver struct{}
 
 func (nopObserver) CacheResult(string) {}
 func (nopObserver) CacheEntries(int)   {}
+
+func (c *lruCache[V]) get(key string) (V, bool) {
+	v, ok := c.c.Get(key)
+	if ok {
+		c.obs.CacheResult(CacheHit)
+	}
+	return v, ok
+}
+
+func (c *lruCache[V]) put(key string, v V) {
+	if c.c.Add(key, v) {
+		c.obs.CacheResult(CacheEvict)
+	}
+	c.obs.CacheEntries(c.c.Len())
+}
+
+func (c *lruCache[V]) len() int { return c.c.Len() }
+
+// decisionCache is a bounded LRU map from exact policy input to decision.
+// Decisions are copied in and out, so that a caller that changes the
+// decision it got does not change the cache.
+type decisionCache struct{ *lruCache[Decision] }
+
+func newDecisionCache(max int, obs CacheObserver) *decisionCache {
+	return &decisionCache{newLRU[Decision](max, obs)}
+}
 
 // key returns the cache key of an input, or false when it is too large to
 // keep.
@@ -86,48 +110,11 @@ func cacheKey(in *Input) (string, bool) {
 }
 
 func (c *decisionCache) get(key string) (Decision, bool) {
-	c.mu.Lock()
-	el, ok := c.entries[key]
-	if ok {
-		c.order.MoveToFront(el)
-	}
-	c.mu.Unlock()
-	if !ok {
-		return Decision{}, false
-	}
-	c.obs.CacheResult(CacheHit)
-	return copyDecision(el.Value.(*cacheEntry).d), true
+	d, ok := c.lruCache.get(key)
+	return copyDecision(d), ok
 }
 
-func (c *decisionCache) put(key string, d Decision) {
-	d = copyDecision(d)
-	c.mu.Lock()
-	evicted := false
-	if el, ok := c.entries[key]; ok {
-		el.Value.(*cacheEntry).d = d
-		c.order.MoveToFront(el)
-	} else {
-		c.entries[key] = c.order.PushFront(&cacheEntry{key: key, d: d})
-		if c.order.Len() > c.max {
-			last := c.order.Back()
-			c.order.Remove(last)
-			delete(c.entries, last.Value.(*cacheEntry).key)
-			evicted = true
-		}
-	}
-	n := c.order.Len()
-	c.mu.Unlock()
-	if evicted {
-		c.obs.CacheResult(CacheEvict)
-	}
-	c.obs.CacheEntries(n)
-}
-
-func (c *decisionCache) len() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.order.Len()
-}
+func (c *decisionCache) put(key string, d Decision) { c.lruCache.put(key, copyDecision(d)) }
 
 // copyDecision copies a decision's reasons, so that a caller that changes
 // the decision it got does not change the cache.

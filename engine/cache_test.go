@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -211,5 +212,84 @@ _found if {
 	}
 	if n := e.cache.len(); n != 0 {
 		t.Errorf("the cache holds %d failed decisions", n)
+	}
+}
+
+// TestParseCacheSharesNothing: a repeated command's parse comes from the
+// parse cache, and its input is the one a fresh parse gives, although
+// building an input adds findings to segments (here: json.py in the
+// directory shadows the json module inline code imports). The cached parse
+// keeps none of them, also when calls run at once.
+func TestParseCacheSharesNothing(t *testing.T) {
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "json.py"), []byte("print(1)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	commands := []string{
+		"python3 -c 'import json; print(json.dumps(1))'",
+		"ls -la && git status --short | head",
+		"ln -s /etc a && echo x > a/passwd",
+		"ls 'unclosed",
+	}
+	obs := &countingObserver{}
+	opts := Options{Settings: exclude("run_shell_command(rm)"), Root: root, Home: t.TempDir(), ParseCacheObserver: obs}
+	on, err := New(t.Context(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.CacheEntries = -1
+	off, err := New(t.Context(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if off.parses != nil || on.parses == nil {
+		t.Fatal("the parse cache follows the decision cache's switch")
+	}
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for _, c := range commands {
+				want, err := off.Input(shellCall(c))
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				got, err := on.Input(shellCall(c))
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				wj, _ := json.Marshal(want)
+				gj, _ := json.Marshal(got)
+				if string(wj) != string(gj) {
+					t.Errorf("%s: input from the parse cache\n%s\nwant\n%s", c, gj, wj)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if h := obs.get(CacheHit); h < len(commands) {
+		t.Errorf("parse cache hits %d, want at least %d", h, len(commands))
+	}
+	for _, c := range commands {
+		cached, ok := on.parses.get(c)
+		if !ok {
+			t.Fatalf("%s: not in the parse cache", c)
+		}
+		fresh := on.parser.Parse(c)
+		cj, _ := json.Marshal(cached)
+		fj, _ := json.Marshal(fresh)
+		if string(cj) != string(fj) {
+			t.Errorf("%s: the cached parse changed:\n%s\nwant\n%s", c, cj, fj)
+		}
+	}
+	long := "echo " + strings.Repeat("x", maxParseCacheKeyBytes)
+	if _, err := on.Input(shellCall(long)); err != nil {
+		t.Fatal(err)
+	}
+	if obs.get(CacheBypass) != 1 {
+		t.Errorf("a command over the key limit was not bypassed: %v", obs.results)
 	}
 }

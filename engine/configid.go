@@ -36,9 +36,10 @@ const (
 // Every other field is covered (TestIdentityCoversOptions checks that each
 // field is one or the other).
 var IdentityExcluded = map[string]string{
-	"Layers":        "given with each decision (Engine.Scoped): a hook's static-only layers differ from a server's",
-	"CacheEntries":  "the cache holds the policies' own answers, keyed by the whole input",
-	"CacheObserver": "metrics only",
+	"Layers":             "given with each decision (Engine.Scoped): a hook's static-only layers differ from a server's",
+	"CacheEntries":       "the cache holds the policies' own answers, keyed by the whole input",
+	"CacheObserver":      "metrics only",
+	"ParseCacheObserver": "metrics only",
 }
 
 // Identity returns a hash of everything in the options that changes a

@@ -42,9 +42,10 @@ func TestIdentityCoversOptions(t *testing.T) {
 		"Remote":      func(o *Options) { o.Remote.Token = "t" },
 		"Limits":      func(o *Options) { o.Limits = shellparse.Limits{MaxWords: 3} },
 		// Excluded:
-		"Layers":        func(o *Options) { o.Layers = []string{"static", "exec"} },
-		"CacheEntries":  func(o *Options) { o.CacheEntries = -1 },
-		"CacheObserver": func(o *Options) { o.CacheObserver = nopObserver{} },
+		"Layers":             func(o *Options) { o.Layers = []string{"static", "exec"} },
+		"CacheEntries":       func(o *Options) { o.CacheEntries = -1 },
+		"CacheObserver":      func(o *Options) { o.CacheObserver = nopObserver{} },
+		"ParseCacheObserver": func(o *Options) { o.ParseCacheObserver = nopObserver{} },
 	}
 	want := identityOf(t, base)
 	for _, f := range reflect.VisibleFields(reflect.TypeFor[Options]()) {

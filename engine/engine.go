@@ -80,11 +80,14 @@ type Options struct {
 	// from shellparse.DefaultLimits.
 	Limits shellparse.Limits
 	// CacheEntries bounds the decision cache (see cache.go): zero means
-	// DefaultCacheEntries, a negative number turns the cache off.
+	// DefaultCacheEntries, a negative number turns the cache off, and the
+	// parse cache (parsecache.go) with it.
 	CacheEntries int
 	// CacheObserver, when set, learns every hit, miss, bypass and eviction
 	// of the decision cache and its size.
 	CacheObserver CacheObserver
+	// ParseCacheObserver is the same for the parse cache.
+	ParseCacheObserver CacheObserver
 }
 
 // DefaultLayers are the enforcement layers gate has: the static decision.
@@ -115,6 +118,7 @@ type Engine struct {
 	store    storage.Store
 	cache    *decisionCache // nil when off
 	cacheOff string         // why the cache is off
+	parses   *parseCache    // nil when off (see parsecache.go)
 	// identity is Options.Identity of the options the engine was built
 	// with, when New built it.
 	identity    string
@@ -412,6 +416,9 @@ func NewWithPolicies(ctx context.Context, opts Options, pol *Policies) (*Engine,
 	}
 	if err := e.prepare(ctx, pol); err != nil {
 		return nil, err
+	}
+	if opts.CacheEntries >= 0 {
+		e.parses = newParseCache(DefaultParseCacheEntries, opts.ParseCacheObserver)
 	}
 	switch nd := nondeterministicBuiltins(pol.Modules); {
 	case opts.CacheEntries < 0:

@@ -311,10 +311,10 @@ func (e *Engine) shellInput(ctx context.Context, in *Input, args map[string]any)
 	if hook := parseHook.Load(); hook != nil {
 		(*hook)(cmd)
 	}
-	prog := e.parser.ParseContext(ctx, cmd)
+	prog := e.parse(ctx, cmd)
 	sh := &ShellInput{Command: cmd, ParseError: prog.Error, TooComplex: prog.TooComplex, Segments: make([]SegmentInput, len(prog.Segments))}
 	in.Shell = sh
-	for i, seg := range prog.Segments {
+	for i, seg := range ownSegments(prog) {
 		sh.Segments[i] = SegmentInput{Segment: seg}
 	}
 	written := map[string]bool{}

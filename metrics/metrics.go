@@ -33,6 +33,8 @@ type Metrics struct {
 	policyInfo       *prometheus.GaugeVec
 	cacheResults     *prometheus.CounterVec
 	cacheEntries     prometheus.Gauge
+	parseResults     *prometheus.CounterVec
+	parseEntries     prometheus.Gauge
 	approvals        *prometheus.CounterVec
 	sessionsOpen     prometheus.Gauge
 	sessions         *prometheus.CounterVec
@@ -238,6 +240,14 @@ func New() *Metrics {
 			Name: "gate_decision_cache_entries",
 			Help: "Decisions the decision cache holds (emptied on every policy reload).",
 		}),
+		parseResults: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "gate_parse_cache_total",
+			Help: "Parse cache lookups and evictions, by result: hit, miss, bypass (a command too long to keep), evict (a miss that pushed out the least recently used entry).",
+		}, []string{"result"}),
+		parseEntries: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "gate_parse_cache_entries",
+			Help: "Parsed commands the parse cache holds (emptied on every policy reload).",
+		}),
 		policyInfo: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "gate_policy_info",
 			Help: "The policy revision in use (value 1).",
@@ -250,7 +260,7 @@ func New() *Metrics {
 		m.sessionsRefused, m.sessionsRemoved,
 		m.execDecisions, m.execDuration,
 		m.bundleLoads, m.queued, m.queueWait, m.overloads, m.approvalsPending, m.approvalBytes, m.layers,
-		m.httpRefusals, m.bodyBytes, m.cacheResults, m.cacheEntries,
+		m.httpRefusals, m.bodyBytes, m.cacheResults, m.cacheEntries, m.parseResults, m.parseEntries,
 	)
 	m.Registry.MustRegister(buildInfo())
 	m.zero()
@@ -300,6 +310,7 @@ func (m *Metrics) zero() {
 	m.toolCalls.WithLabelValues("other", "error")
 	for _, r := range engine.CacheResults {
 		m.cacheResults.WithLabelValues(r)
+		m.parseResults.WithLabelValues(r)
 	}
 	for _, o := range ApprovalOutcomes {
 		for _, v := range ApprovalChannels {
@@ -463,6 +474,17 @@ func (m *Metrics) CacheResult(result string) {
 
 // CacheEntries sets the decision cache's size (engine.CacheObserver).
 func (m *Metrics) CacheEntries(n int) { m.cacheEntries.Set(float64(n)) }
+
+// ParseCache is the engine.CacheObserver of the parse cache.
+func (m *Metrics) ParseCache() engine.CacheObserver { return parseCacheObserver{m} }
+
+type parseCacheObserver struct{ m *Metrics }
+
+func (o parseCacheObserver) CacheResult(result string) {
+	o.m.parseResults.WithLabelValues(bounded(result, engine.CacheResults)).Inc()
+}
+
+func (o parseCacheObserver) CacheEntries(n int) { o.m.parseEntries.Set(float64(n)) }
 
 // Reload counts a policy reload: ok, or error (the old policy kept).
 func (m *Metrics) Reload(ok bool) {

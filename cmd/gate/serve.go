@@ -120,6 +120,7 @@ func (a *app) newGateway(ctx context.Context, ro runOptions, log *slog.Logger) (
 	build := func(opts engine.Options, extra []string) (*engine.Engine, error) {
 		opts.Settings.Allowed = append(slices.Clone(opts.Settings.Allowed), extra...)
 		opts.CacheObserver = m
+		opts.ParseCacheObserver = m.ParseCache()
 		mu.Lock()
 		mods, data := bundleMods, bundleData
 		mu.Unlock()

@@ -489,6 +489,9 @@ type GitSpec struct {
 	// --git-dir DIR, or after cd), writes that repository: a remote that
 	// is a local path gets its refs moved without a push.
 	ReadOnlySubcommands []string `json:"read_only_subcommands,omitempty"`
+	// NewRepositorySubcommands write only a repository of their own
+	// (clone: where subcommand_writes says), not the one they run in.
+	NewRepositorySubcommands []string `json:"new_repository_subcommands,omitempty"`
 }
 
 // WritesSpec describes the files a program writes.

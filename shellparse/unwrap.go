@@ -1083,10 +1083,9 @@ func (w *walker) git(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scan
 		return
 	}
 	rest := words[i+1:]
-	if elsewhere := len(cdirs) > 0 || gitDir != nil || seg.ChdirUnknown || len(seg.Chdir) > 0; elsewhere && !contains(gs.ReadOnlySubcommands, sub.Value) && sub.Value != "clone" {
+	if elsewhere := len(cdirs) > 0 || gitDir != nil || seg.ChdirUnknown || len(seg.Chdir) > 0; elsewhere && !contains(gs.ReadOnlySubcommands, sub.Value) && !contains(gs.NewRepositorySubcommands, sub.Value) {
 		// git -C ../remote.git branch evil: the repository it changes is
-		// written, wherever it is. (clone writes the new repository only,
-		// as subcommand_writes says.)
+		// written, wherever it is.
 		repo := Word{Value: "."}
 		if gitDir != nil {
 			repo = *gitDir

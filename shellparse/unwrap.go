@@ -154,6 +154,17 @@ func (w *walker) wrapper(seg *Segment, words []wordInfo, spec *ProgramSpec, c *c
 	// readOptions reads option words from i up to the first operand (or,
 	// when options are permuted, up to "--" or a dynamic word, keeping the
 	// operands) and returns the index after them.
+	// assign takes v for an assignment when the wrapper takes them: env
+	// takes any word with "=" for one (a-b=1, BASH_FUNC_ls%%=...), not
+	// only NAME=VALUE.
+	assign := func(v string) bool {
+		n, val, ok := strings.Cut(v, "=")
+		if !ws.Assignments || !ok || n == "" {
+			return false
+		}
+		assigns = append(assigns, Assign{Name: n, Value: val})
+		return true
+	}
 	readOptions := func(i int) int {
 		for i < len(words) {
 			wd := words[i]
@@ -164,25 +175,15 @@ func (w *walker) wrapper(seg *Segment, words []wordInfo, spec *ProgramSpec, c *c
 			if v == "--" {
 				i++
 				// env -- NAME=VALUE cmd: assignments still come first
-				for ws.Assignments && i < len(words) && !words[i].Dynamic {
-					n, val, ok := strings.Cut(words[i].Value, "=")
-					if !ok || n == "" {
-						break
-					}
-					assigns = append(assigns, Assign{Name: n, Value: val})
+				for i < len(words) && !words[i].Dynamic && assign(words[i].Value) {
 					i++
 				}
 				return i
 			}
 			if !isOption(v) {
-				if ws.Assignments {
-					// env takes any word with "=" for an assignment
-					// (a-b=1, BASH_FUNC_ls%%=...), not only names.
-					if n, val, ok := strings.Cut(v, "="); ok && n != "" {
-						assigns = append(assigns, Assign{Name: n, Value: val})
-						i++
-						continue
-					}
+				if assign(v) {
+					i++
+					continue
 				}
 				if permute {
 					operands = append(operands, wd)

@@ -52,6 +52,18 @@ func TestParserDesyncsRealBash(t *testing.T) {
 	} {
 		cases = append(cases, harmCase{command: c, harm: "../gate-out"})
 	}
+	// A function definition followed by |, &, && or ||: bash ends the
+	// definition there, so in a pipeline or a background job it defines
+	// the function in a subshell only; mvdan read the operator into the
+	// body and took the function for defined.
+	for _, c := range []string{
+		"nice() { :; } & nice rm victim.txt",
+		"env() { :; } & wait; env rm victim.txt",
+		"xargs() { :; } | cat; echo victim.txt | xargs rm",
+		"nice() ( : ) | cat; nice rm victim.txt",
+	} {
+		cases = append(cases, harmCase{command: c})
+	}
 	runHarm(t, cases)
 }
 
@@ -79,6 +91,10 @@ func TestParserDesyncsLookalikesAllowed(t *testing.T) {
 		"screen -dmS build make",
 		"screen -ls",
 		"ctest -j4 --output-on-failure",
+		"f() { ls; } > out.txt; f",
+		"f() { ls; }; f | cat",
+		"f() ( ls ); f & wait",
+		"f() { ls; }; f && f",
 	)
 }
 

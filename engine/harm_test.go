@@ -168,8 +168,13 @@ func TestGitWritesElsewhereRealBash(t *testing.T) {
 		{command: "git --work-tree=.. reset -q --hard", setup: harmRepo, tools: []string{"git"}, harm: "../victim.txt"},
 		{command: "git fast-export --export-marks=../out HEAD >/dev/null", setup: harmRepo, tools: []string{"git"}, harm: "../out"},
 		{command: "git config --fil=../out a.b c", setup: harmRepo, tools: []string{"git"}, harm: "../out"},
+		// clone -c keeps its keys in the new repository's config, where
+		// git run there later finds them
+		{command: "git clone -q -c alias.x='!rm ../victim.txt' . c && git -C c x", setup: harmRepo, tools: []string{"git"}},
+		{command: "git clone -q --config=core.fsmonitor='rm ../victim.txt' . c && git -C c status", setup: harmRepo, tools: []string{"git"}},
 	})
 	allowedStill(t,
+		"git clone -q -c core.autocrlf=false . build/c && git -C build/c log -1",
 		"git checkout-index --prefix=build/ -a",
 		"git --work-tree=. status",
 		"git --work-tree=.. status",

@@ -137,5 +137,10 @@ func TestShellReadingsRealBash(t *testing.T) {
 		"env FOO=1 BAR=2 make",
 		"perl -c lib.pl",
 		"shuf -o out.txt in.txt",
+		// short version options print and exit (python3 -v stays a REPL)
+		"python3 -V",
+		"python -VV",
+		"node -v && npm -v",
+		"perl -v",
 	)
 }

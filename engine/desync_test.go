@@ -52,6 +52,18 @@ func TestParserDesyncsRealBash(t *testing.T) {
 	} {
 		cases = append(cases, harmCase{command: c, harm: "../gate-out"})
 	}
+	// A function definition followed by |, &, && or ||: bash ends the
+	// definition there, so in a pipeline or a background job it defines
+	// the function in a subshell only; mvdan read the operator into the
+	// body and took the function for defined.
+	for _, c := range []string{
+		"nice() { :; } & nice rm victim.txt",
+		"env() { :; } & wait; env rm victim.txt",
+		"xargs() { :; } | cat; echo victim.txt | xargs rm",
+		"nice() ( : ) | cat; nice rm victim.txt",
+	} {
+		cases = append(cases, harmCase{command: c})
+	}
 	runHarm(t, cases)
 }
 
@@ -79,6 +91,10 @@ func TestParserDesyncsLookalikesAllowed(t *testing.T) {
 		"screen -dmS build make",
 		"screen -ls",
 		"ctest -j4 --output-on-failure",
+		"f() { ls; } > out.txt; f",
+		"f() { ls; }; f | cat",
+		"f() ( ls ); f & wait",
+		"f() { ls; }; f && f",
 	)
 }
 
@@ -121,5 +137,10 @@ func TestShellReadingsRealBash(t *testing.T) {
 		"env FOO=1 BAR=2 make",
 		"perl -c lib.pl",
 		"shuf -o out.txt in.txt",
+		// short version options print and exit (python3 -v stays a REPL)
+		"python3 -V",
+		"python -VV",
+		"node -v && npm -v",
+		"perl -v",
 	)
 }

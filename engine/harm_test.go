@@ -168,8 +168,22 @@ func TestGitWritesElsewhereRealBash(t *testing.T) {
 		{command: "git --work-tree=.. reset -q --hard", setup: harmRepo, tools: []string{"git"}, harm: "../victim.txt"},
 		{command: "git fast-export --export-marks=../out HEAD >/dev/null", setup: harmRepo, tools: []string{"git"}, harm: "../out"},
 		{command: "git config --fil=../out a.b c", setup: harmRepo, tools: []string{"git"}, harm: "../out"},
+		// clone -c keeps its keys in the new repository's config, where
+		// git run there later finds them
+		{command: "git clone -q -c alias.x='!rm ../victim.txt' . c && git -C c x", setup: harmRepo, tools: []string{"git"}},
+		{command: "git clone -q --config=core.fsmonitor='rm ../victim.txt' . c && git -C c status", setup: harmRepo, tools: []string{"git"}},
+		// GIT_DIR other than .git stays unprovable: that repository's
+		// config is git's to run
+		{command: "GIT_DIR=r git x", setup: "git init -q --bare r && git --git-dir=r config alias.x '!rm victim.txt'", tools: []string{"git"}},
 	})
 	allowedStill(t,
+		"git clone -q -c core.autocrlf=false . build/c && git -C build/c log -1",
+		// variables that only tune transport, discovery or messages, and
+		// GIT_DIR naming the repository git finds by itself
+		"GIT_DIR=.git git log -1",
+		"GIT_SSL_NO_VERIFY=1 git fetch -q origin",
+		"GIT_MERGE_AUTOEDIT=no git merge -q origin/main",
+		"GIT_LFS_SKIP_SMUDGE=1 git clone -q https://example.invalid/x.git build/x",
 		"git checkout-index --prefix=build/ -a",
 		"git --work-tree=. status",
 		"git --work-tree=.. status",

@@ -218,6 +218,9 @@ func parseBash(src string) (*syntax.File, string, error) {
 		if err := fdVarSubscript(file, src); err != nil {
 			return nil, src, err
 		}
+		if err := funcBodiesAgree(file); err != nil {
+			return nil, src, err
+		}
 		ends, err := commentsAgree(file, src)
 		if err != nil {
 			return nil, src, err
@@ -599,6 +602,29 @@ func fdVarSubscript(file *syntax.File, src string) error {
 	return nil
 }
 
+// funcBodiesAgree rejects a function definition followed by an operator
+// (f() { …; } | cat, f() { …; } &, f() { …; } && x). Bash's function body
+// is one compound command: the definition ends there and is itself a part
+// of the pipeline, list or background job, so in a pipeline or behind &
+// it defines the function in a subshell only, and a later f runs the
+// program f. mvdan takes the operator and what follows into the body.
+func funcBodiesAgree(file *syntax.File) error {
+	var bad error
+	syntax.Walk(file, func(n syntax.Node) bool {
+		fd, ok := n.(*syntax.FuncDecl)
+		if !ok || bad != nil || fd.Body == nil {
+			return bad == nil
+		}
+		_, binary := fd.Body.Cmd.(*syntax.BinaryCmd)
+		if binary || fd.Body.Background || fd.Body.Coprocess || fd.Body.Negated {
+			bad = &ParseError{Line: int(fd.Pos().Line()), Col: int(fd.Pos().Col()),
+				Message: "a function definition followed by an operator: bash ends the definition before it, the parser reads the operator into the function's body"}
+		}
+		return bad == nil
+	})
+	return bad
+}
+
 // fdSubscriptWord is {NAME[SUBSCRIPT]}: what bash 5 reads as a redirection's
 // file descriptor variable with a subscript.
 var fdSubscriptWord = regexp.MustCompile(`^\{[A-Za-z_][A-Za-z0-9_]*\[.*\]\}$`)
@@ -903,8 +929,11 @@ func (w *walker) stmt(s *syntax.Stmt, c *ctx) {
 		return
 	}
 	if s.Background || s.Coprocess || s.Disown {
+		// A background job or coprocess runs in a subshell: what it
+		// defines (f() { …; } &) is gone for the commands after it.
 		c = c.copy()
 		c.cwd = c.cwd.clone()
+		c.funcs = c.funcs.clone()
 		c.background = true
 	}
 	if s.Negated {

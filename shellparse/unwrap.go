@@ -1132,6 +1132,13 @@ func (w *walker) git(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scan
 				}
 				key, val, _ := strings.Cut(v.Value, "=")
 				w.gitConfig(seg, strings.ToLower(key), Word{Value: val}, aliases, c)
+				if len(gs.InertKeys) == 0 || !matchAny(gs.InertKeys, strings.ToLower(key)) {
+					// git clone -c alias.x='!cmd' . c keeps the key in
+					// the new repository's config: git there runs it
+					// later (git -C c x), as after a config this command
+					// wrote.
+					w.noteWritten("config")
+				}
 			}
 		}
 		for _, o := range gs.SubcommandCode[sub.Value] {

@@ -558,6 +558,9 @@ func (w *walker) specialVar(name string, v Word, seg *Segment, c *ctx) {
 	case (name == "GIT_TRACE" || strings.HasPrefix(name, "GIT_TRACE_")) && (v.Dynamic || strings.ContainsAny(v.Value, "/.")):
 		// GIT_TRACE=1 traces to stderr; a path makes git write it.
 		seg.addFinding(FindEnvCode, name+"="+clip(v.Value)+" makes git write its trace to a file")
+	case name == "GIT_DIR" && !v.Dynamic && path.Clean(v.Value) == ".git":
+		// GIT_DIR=.git git log: the repository git finds by itself in
+		// the directory it runs in (as --git-dir=.git is).
 	case matchAny(cat.EnvUnprovable, name) && !matchAny(cat.EnvInert, name):
 		seg.addFinding(FindEnvCode, "setting "+name+" changes which code runs in a way that cannot be checked")
 	}

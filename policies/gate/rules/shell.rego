@@ -431,3 +431,8 @@ _exits(seg) if {
 	some option in data.gate.interactive.exits
 	option in seg.options
 }
+
+_exits(seg) if {
+	some option in data.gate.interactive.program_exits[seg.program]
+	option in seg.options
+}

@@ -1,8 +1,10 @@
 package shellparse
 
 import (
+	"maps"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -915,7 +917,7 @@ func (w *walker) execActions(seg *Segment, words []wordInfo, spec *ProgramSpec, 
 				continue
 			}
 			if strings.HasPrefix(lit, "-") && !isValue {
-				for action := range spec.ExecActions {
+				for _, action := range slices.Sorted(maps.Keys(spec.ExecActions)) {
 					if strings.HasPrefix(action, lit) || strings.HasPrefix(lit, action) {
 						seg.addFinding(FindDynamicScript, seg.Program+" is given "+clip(words[i].Value)+", which may expand to "+action+" and a command it runs")
 						break

@@ -95,6 +95,8 @@ func TestParserDesyncsLookalikesAllowed(t *testing.T) {
 		"f() { ls; }; f | cat",
 		"f() ( ls ); f & wait",
 		"f() { ls; }; f && f",
+		"echo \"${HOME:=/root}\"",
+		": ${JOBS:=4}; echo $JOBS",
 	)
 }
 

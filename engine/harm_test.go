@@ -447,8 +447,21 @@ func TestModulesAndScriptsRealBash(t *testing.T) {
 		{command: "printf 'file(REMOVE victim.txt)' > x.cmake; ctest -S x.cmake", tools: []string{"ctest"}},
 		{command: "printf 'execute_process(COMMAND rm victim.txt)' > x.cmake; ctest -VV -SP x.cmake", tools: []string{"ctest"}},
 		{command: "printf 'file(REMOVE victim.txt)' > x.cmake; ctest --script x.cmake", tools: []string{"ctest"}},
+		// Python runs the .pth files of its site directories at start-up:
+		// one written into a virtualenv's site-packages, or in the user
+		// base PYTHONUSERBASE names
+		{command: "printf 'import os; os.remove(\"victim.txt\")\\n' > .venv/lib/py/site-packages/x.pth && .venv/bin/python -c 'print(1)'",
+			setup: "python3 -m venv --without-pip .venv && ln -s \"$(basename .venv/lib/python3.*)\" .venv/lib/py", tools: []string{"python3"}},
+		{command: "PYTHONUSERBASE=u python3 -c 'print(1)'",
+			setup: "d=u/lib/$(python3 -c 'import sys; print(\"python%d.%d\" % sys.version_info[:2])')/site-packages && mkdir -p $d && echo 'import os; os.remove(\"victim.txt\")' > $d/x.pth", tools: []string{"python3"}},
+		// mailcap files name the commands that view a type
+		{command: "printf 'text/plain; rm victim.txt\\n' > m && MAILCAPS=./m python3 -m mailcap text/plain victim.txt", tools: []string{"python3"}},
+		{command: "printf 'text/plain; rm victim.txt\\n' > m && MAILCAPS=./m see victim.txt", tools: []string{"see"}},
 	})
 	allowedStill(t,
+		"see README.md",
+		"PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1 python3 src/app.py",
+		"cat .venv/lib/python3.11/site-packages/x.pth",
 		"python3 -m venv .venv",
 		"python3 -m json.tool package.json",
 		"python3 -m json.tool in.json out.json",

@@ -149,6 +149,10 @@ func TestBashInternalsRealBash(t *testing.T) {
 		{command: "env x='a[$(rm victim.txt)]' bash -c ': $((x))'", tool: "bash"},
 		{command: "y='a[$(rm victim.txt)]'; : ${z:=$y}; : $((z))", tool: "bash"},
 		{command: "for PS4 in '$(rm victim.txt)'; do set -x; :; done", tool: "bash"},
+		// ${NAME:=WORD} and ${NAME=WORD} assign NAME as NAME=WORD does.
+		{command: ": ${BASH_CMDS[ls]:=/bin/rm}; ls victim.txt", tool: "bash"},
+		{command: "echo ${BASH_CMDS[cat]=/bin/rm} >/dev/null; cat victim.txt", tool: "bash"},
+		{command: "echo \"${BASH_CMDS[wc]:=/usr/bin/rm}\" >/dev/null; wc victim.txt", tool: "bash"},
 		// Backquotes nested three levels deep.
 		{command: "echo `echo \\`echo \\\\\\`rm victim.txt\\\\\\`\\``", tool: "bash"},
 	} {

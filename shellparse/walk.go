@@ -165,8 +165,14 @@ func (w *walker) paramExp(p *syntax.ParamExp, c *ctx, owner ownerFn) {
 			w.wordParts(p.Exp.Word.Parts, c, owner)
 			if (p.Exp.Op == syntax.AssignUnset || p.Exp.Op == syntax.AssignUnsetOrNull) && name != "" {
 				// ${z:=word} assigns word to z.
-				if v := w.literal(p.Exp.Word); v.Dynamic || strings.ContainsAny(v.Value, "[$`") {
+				v := w.literal(p.Exp.Word)
+				if v.Dynamic || strings.ContainsAny(v.Value, "[$`") {
 					w.tainted[name] = true
+				}
+				if w.specialName(name) && !w.alwaysSet(name) {
+					// as z=word would: : ${BASH_CMDS[ls]:=/bin/rm}
+					// rebinds ls, ${PATH:=.} after unset PATH sets it
+					w.specialVar(name, v, owner(), c)
 				}
 			}
 		}
@@ -191,6 +197,23 @@ func (w *walker) paramExp(p *syntax.ParamExp, c *ctx, owner ownerFn) {
 		w.arithm(p.Slice.Offset, c.with("arith"), owner)
 		w.arithm(p.Slice.Length, c.with("arith"), owner)
 	}
+}
+
+// alwaysSet reports whether name is a variable the shell always has set
+// (HOME, PATH) and nothing in the command may unset, redeclare or clear
+// (env -i, exec -c), so that ${HOME:=x} assigns nothing. The whole command
+// line is searched: a function defined before an unset may expand
+// ${HOME:=x} after it.
+func (w *walker) alwaysSet(name string) bool {
+	if name != "HOME" && name != "PATH" {
+		return false
+	}
+	for _, word := range []string{"unset", "local", "declare", "typeset", "env", "exec"} {
+		if strings.Contains(w.prog.Command, word) {
+			return false
+		}
+	}
+	return true
 }
 
 // arithm walks an arithmetic expression. Variables it reads are recorded:

@@ -184,6 +184,8 @@ func TestGitWritesElsewhereRealBash(t *testing.T) {
 		"GIT_SSL_NO_VERIFY=1 git fetch -q origin",
 		"GIT_MERGE_AUTOEDIT=no git merge -q origin/main",
 		"GIT_LFS_SKIP_SMUDGE=1 git clone -q https://example.invalid/x.git build/x",
+		"git -c http.extraHeader='Authorization: Bearer x' fetch -q origin",
+		"git -c core.sparseCheckout=true -c lfs.fetchexclude='*' status",
 		"git checkout-index --prefix=build/ -a",
 		"git --work-tree=. status",
 		"git --work-tree=.. status",

@@ -95,6 +95,12 @@ func TestInlineImports(t *testing.T) {
 		{"python3 -c 'print(len(\"abc\"))'", false, ""},
 		{"python3 - <<'EOF'\nimport sys\nprint(sys.version)\nEOF", false, ""},
 		{"echo '{\"a\": 1}' | python3 -c 'import json, sys; print(json.load(sys.stdin)[\"a\"])'", false, ""},
+		// Built-in modules are found before any file: a sys.py or time.py
+		// the command writes is never imported for them.
+		{"echo '" + plant + "' > sys.py; python3 -c 'import sys; print(sys.version)'", false, ""},
+		{"echo '" + plant + "' > time.py; python3 -c 'from time import time; print(time())'", false, ""},
+		{"tar xf t.tar && python3 -c 'import sys as s, time; print(s.version, time.time())'", false, ""},
+		{"echo '" + plant + "' > json.py; python3 -c 'import sys, json; print(json.dumps(1))'", true, ""},
 	} {
 		t.Run(tc.command, func(t *testing.T) {
 			r := newRealBash(t, `mkdir src; printf '%s\n' "$1" > src/json.py; tar cf t.tar -C src json.py; rm -r src; echo v > victim.txt; `+tc.pre, plant)

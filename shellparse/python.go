@@ -422,6 +422,41 @@ func pyOpenRead(toks []pyToken, i int) (string, int, bool) {
 // pyWalk checks the tokens with the names imports bind; with importsOnly it
 // only reads the import statements. Files opened for reading are added to
 // reads.
+// pyBuiltinModules are modules compiled into every CPython (3.11's
+// Setup.bootstrap, built in long before): the import system finds them
+// before any file, so no file in the directory the code runs in, nor one
+// the command writes, can stand in for them.
+var pyBuiltinModules = map[string]bool{
+	"sys": true, "builtins": true, "time": true, "itertools": true, "errno": true, "gc": true,
+	"marshal": true, "atexit": true, "posix": true, "pwd": true, "faulthandler": true,
+}
+
+// pyBuiltinImport reports whether an import statement (import a, b as c /
+// from a import x) names only built-in modules.
+func pyBuiltinImport(toks []pyToken) bool {
+	if len(toks) < 2 {
+		return false
+	}
+	if toks[0].value == "from" {
+		return pyBuiltinModules[toks[1].value] && (len(toks) < 3 || toks[2].value == "import")
+	}
+	expectModule := true
+	for _, t := range toks[1:] {
+		switch {
+		case t.kind == 'o' && t.value == ",":
+			expectModule = true
+		case expectModule:
+			if t.kind != 'a' || !pyBuiltinModules[t.value] {
+				return false
+			}
+			expectModule = false
+		case t.kind == 'o' && t.value == ".":
+			return false // a submodule: a package, not a built-in module
+		}
+	}
+	return true
+}
+
 func pyWalk(toks []pyToken, modules map[string]string, importsOnly bool, reads *[]string) (bool, bool) {
 	imports := false
 	start := true // at the start of a statement
@@ -443,7 +478,7 @@ func pyWalk(toks []pyToken, modules map[string]string, importsOnly bool, reads *
 			if !ok {
 				return false, false
 			}
-			imports = true
+			imports = imports || !pyBuiltinImport(toks[i:next])
 			i = next - 1
 			start = false
 			continue

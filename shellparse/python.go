@@ -419,9 +419,6 @@ func pyOpenRead(toks []pyToken, i int) (string, int, bool) {
 	return "", 0, false
 }
 
-// pyWalk checks the tokens with the names imports bind; with importsOnly it
-// only reads the import statements. Files opened for reading are added to
-// reads.
 // pyBuiltinModules are modules compiled into every CPython (3.11's
 // Setup.bootstrap, built in long before): the import system finds them
 // before any file, so no file in the directory the code runs in, nor one
@@ -457,6 +454,9 @@ func pyBuiltinImport(toks []pyToken) bool {
 	return true
 }
 
+// pyWalk checks the tokens with the names imports bind; with importsOnly it
+// only reads the import statements. Files opened for reading are added to
+// reads.
 func pyWalk(toks []pyToken, modules map[string]string, importsOnly bool, reads *[]string) (bool, bool) {
 	imports := false
 	start := true // at the start of a statement

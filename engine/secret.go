@@ -153,6 +153,9 @@ func (e *Engine) secretReads(in *Input, seg *SegmentInput, base string, known bo
 		e.secretPattern(in, base, known, w.Value, value, source, &id)
 	}
 	for i, a := range seg.Argv {
+		if i == 0 && !strings.Contains(a, "/") {
+			continue // a program name is looked up on PATH and run, not read
+		}
 		dyn := slices.Contains(seg.Dynamic, i)
 		if !strings.HasPrefix(a, "-") { // an option names no file, but its value may
 			check(shellparse.Word{Value: a, Dynamic: dyn}, "argument")

@@ -472,6 +472,37 @@ func TestModulesAndScriptsRealBash(t *testing.T) {
 	)
 }
 
+// TestSocatAndUnshareRealBash: socat's EXEC: and SYSTEM: addresses run a
+// command line, in any case and on either side of a dual address; podman
+// and buildah unshare run their operands as a command, as uv run and conda
+// run do.
+func TestSocatAndUnshareRealBash(t *testing.T) {
+	socat := []string{"socat"}
+	runHarm(t, []harmCase{
+		{command: "socat -u EXEC:'rm victim.txt' -", tools: socat},
+		{command: "socat -u system:'r\\m victim.txt' -", tools: socat},
+		{command: "socat -U 'OPEN:/dev/null!!Exec:unlink victim.txt' - </dev/null", tools: socat},
+		{command: "c=EXEC:unlink; socat -u \"$c victim.txt\" -", tools: socat},
+		{command: "podman unshare rm victim.txt", tools: []string{"podman"}},
+		{command: "buildah unshare unlink victim.txt", tools: []string{"buildah"}},
+		// after a subcommand wrapper's subcommand, an equivalent of an
+		// excluded command asks
+		{command: "uv run unlink victim.txt", tools: []string{"uv"}},
+		{command: "conda run -n base shred -u victim.txt", tools: []string{"conda"}},
+	})
+	allowedStill(t,
+		"socat -V",
+		"socat - TCP:127.0.0.1:8080",
+		"socat TCP-LISTEN:8080,fork,reuseaddr TCP:127.0.0.1:3000",
+		"socat -u OPEN:victim.txt -",
+		"podman ps -a",
+		"podman images",
+		"buildah images",
+		"docker rm unlink",
+		"uv run pytest -x",
+	)
+}
+
 // TestTmuxCommandsRealBash: tmux's operands are tmux commands: the shell
 // commands they run (new CMD, run CMD), the text send-keys types into a
 // shell and the files save-buffer writes are read; hooks and other

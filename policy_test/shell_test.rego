@@ -513,3 +513,20 @@ test_excluded_equivalent_denied if {
 	d.decision == "deny"
 	lib.codes(d) == {"command_excluded"}
 }
+
+# gate parse --command 'uv run unlink x': after a subcommand wrapper's
+# subcommand, an operand naming an equivalent of an excluded command may be
+# what it runs; before it (docker rm NAME) the parser gives no maybe_keys.
+test_subcommand_wrapper_may_run_an_equivalent if {
+	s := object.union(lib.seg(0, ["uv", "run", "unlink", "x"]), {
+		"maybe_runs": [["unlink", "x"], ["x"]],
+		"maybe_keys": ["unlink", "unlink x", "x"],
+	})
+	_ask_codes(lib.shell("uv run unlink x", [s]), _exclude(["rm"])) == {"command_equivalent"}
+	_ask(lib.shell("uv run unlink x", [s]), _exclude(["git push"])) == set()
+	u := object.union(lib.seg(0, ["etcdctl", "del", "unlink"]), {
+		"maybe_runs": [["del", "unlink"], ["unlink"]],
+		"maybe_keys": ["del", "del unlink", "unlink"],
+	})
+	_ask(lib.shell("etcdctl del unlink", [u]), _exclude(["rm"])) == set()
+}

@@ -264,9 +264,10 @@ ask contains {
 # title: a program gate does not know may run an equivalent of an excluded command
 # description: |
 #   An operand of a program the catalogue describes only in part
-#   (maybe_runs: screen, cargo) or a make variable's value, that names a
-#   command with the same effect as an excluded one (screen -dm unlink v,
-#   make CC='unlink v') may be what it runs. (Operands of programs the
+#   (maybe_runs: screen, cargo), of a subcommand wrapper after its
+#   subcommand (uv run, podman unshare) or a make variable's value, that
+#   names a command with the same effect as an excluded one (screen -dm
+#   unlink v, make CC='unlink v') may be what it runs. (Operands of programs the
 #   catalogue does not describe at all are often subcommands: etcdctl del
 #   KEY, turbo unlink.) Entries that need options (find -delete) are not
 #   matched: the options of what such a program runs are not known.
@@ -283,12 +284,18 @@ ask contains {
 } if {
 	input.tool == "run_shell_command"
 	some seg in input.shell.segments
-	data.gate.catalogue.programs[seg.program]
+	_described_in_part(seg)
 	some key in seg.maybe_keys
 	some equivalent in data.gate.settings.equivalents[key]
 	count(equivalent.options) == 0
 	excluded_or_broader(equivalent.target)
 }
+
+_described_in_part(seg) if data.gate.catalogue.programs[seg.program]
+
+# (the parser gives a subcommand wrapper maybe_keys only after its
+# subcommand: uv run CMD, podman unshare CMD)
+_described_in_part(seg) if data.gate.catalogue.subcommand_wrappers[seg.program]
 
 # METADATA
 # description: |

@@ -2,14 +2,11 @@ package server
 
 import (
 	"fmt"
-	"io"
-	"net/http"
 	"net/http/httptest"
 	"runtime"
-	"strings"
-	"sync/atomic"
 	"testing"
-	"time"
+
+	"github.com/gate-dev/gate/server/loadtest"
 )
 
 // BenchmarkDecideLoad is a load test of POST /v1/decide on loopback: as
@@ -32,32 +29,8 @@ func BenchmarkDecideLoad(b *testing.B) {
 			g := newGateway(b, yolo())
 			srv := httptest.NewServer(NewHandler(g, HandlerOptions{}))
 			defer srv.Close()
-			tr := &http.Transport{MaxIdleConnsPerHost: runtime.GOMAXPROCS(0)}
-			defer tr.CloseIdleConnections()
-			c := &http.Client{Transport: tr}
-			var n atomic.Int64
-			b.ReportAllocs()
-			b.ResetTimer()
-			start := time.Now()
-			b.RunParallel(func(pb *testing.PB) {
-				for pb.Next() {
-					resp, err := c.Post(srv.URL+"/v1/decide", "application/json", strings.NewReader(tc.body(n.Add(1))))
-					if err != nil {
-						b.Error(err)
-						return
-					}
-					// Read to the end, so that the connection is kept.
-					io.Copy(io.Discard, resp.Body)
-					resp.Body.Close()
-					if resp.StatusCode != http.StatusOK {
-						b.Errorf("status %d", resp.StatusCode)
-						return
-					}
-				}
-			})
-			perSec := float64(n.Load()) / time.Since(start).Seconds()
-			b.ReportMetric(perSec, "decisions/s")
-			b.ReportMetric(perSec/float64(runtime.NumCPU()), "decisions/s/core")
+			n, took := loadtest.Decide(b, srv.URL, "", tc.body)
+			b.ReportMetric(float64(n)/took.Seconds()/float64(runtime.NumCPU()), "decisions/s/core")
 		})
 	}
 }

@@ -2,18 +2,17 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gate-dev/gate/server/loadtest"
 )
 
 // BenchmarkServeLoad is the load test of POST /v1/decide against a real
@@ -68,36 +67,10 @@ func BenchmarkServeLoad(b *testing.B) {
 		{"distinct", func(i int64) string { return body(fmt.Sprintf("git status --short dir%d", i)) }},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
-			tr := &http.Transport{MaxIdleConnsPerHost: runtime.GOMAXPROCS(0)}
-			defer tr.CloseIdleConnections()
-			c := &http.Client{Transport: tr}
-			var n atomic.Int64
 			cpu0 := cpuTime(b, serve.Process.Pid)
-			start := time.Now()
-			b.RunParallel(func(pb *testing.PB) {
-				for pb.Next() {
-					req, _ := http.NewRequest(http.MethodPost, url+"/v1/decide", strings.NewReader(tc.body(n.Add(1))))
-					req.Header.Set("Content-Type", "application/json")
-					req.Header.Set("Authorization", "Bearer "+token)
-					resp, err := c.Do(req)
-					if err != nil {
-						b.Error(err)
-						return
-					}
-					// Read to the end, so that the connection is kept.
-					io.Copy(io.Discard, resp.Body)
-					resp.Body.Close()
-					if resp.StatusCode != http.StatusOK {
-						b.Errorf("status %d", resp.StatusCode)
-						return
-					}
-				}
-			})
-			wall := time.Since(start)
-			cpu := cpuTime(b, serve.Process.Pid) - cpu0
-			b.ReportMetric(float64(n.Load())/wall.Seconds(), "decisions/s")
-			if cpu > 0 {
-				b.ReportMetric(float64(n.Load())/cpu.Seconds(), "decisions/server-cpu-s")
+			n, _ := loadtest.Decide(b, url, token, tc.body)
+			if cpu := cpuTime(b, serve.Process.Pid) - cpu0; cpu > 0 {
+				b.ReportMetric(float64(n)/cpu.Seconds(), "decisions/server-cpu-s")
 			}
 		})
 	}

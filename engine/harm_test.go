@@ -552,3 +552,23 @@ func TestMakeVariablesRealBash(t *testing.T) {
 		"make CC=clang",
 	)
 }
+
+// TestVersionedInterpretersRealBash: distributions install interpreters and
+// shells under versioned names too (python3.11, perl5.36.0, tclsh8.6,
+// lua5.4); they read their code as the unversioned one does, not as an
+// unknown program's data.
+func TestVersionedInterpretersRealBash(t *testing.T) {
+	runHarm(t, []harmCase{
+		{command: "python3.11 -c 'import os; os.remove(\"victim.txt\")'", tools: []string{"python3.11"}},
+		{command: "perl5.36.0 -e 'unlink \"victim.txt\"'", tools: []string{"perl5.36.0"}},
+		{command: "tclsh8.6 <<< 'file delete victim.txt'", tools: []string{"tclsh8.6"}},
+		{command: "lua5.4 -e 'os.remove(\"victim.txt\")'", tools: []string{"lua5.4"}},
+		{command: "vim.tiny -es -c '!rm victim.txt' -c 'qa!'", tools: []string{"vim.tiny"}},
+	})
+	allowedStill(t,
+		"python3.11 -c 'print(1)'",
+		"python3.11 --version",
+		"sha256sum victim.txt",
+		"base64 victim.txt",
+	)
+}

@@ -1359,6 +1359,14 @@ func (w *walker) views(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *sc
 			seg.AltPaths = append(seg.AltPaths, append([]string{stem}, p[1:]...))
 		}
 	}
+	// the interpreter a versioned name is read as (lua5.4: lua)
+	if name := w.p.cat.versioned(seg.Program); name != "" && !strings.HasPrefix(seg.Program, name+".") {
+		for _, p := range append([][]string{seg.Path}, seg.AltPaths...) {
+			if p[0] == seg.Program {
+				seg.AltPaths = append(seg.AltPaths, append([]string{name}, p[1:]...))
+			}
+		}
+	}
 	// git's dashed programs (git-push, /usr/lib/git-core/git-push) are its
 	// subcommands: git-push ORIGIN is read as git push ORIGIN too.
 	if sub, ok := strings.CutPrefix(seg.Program, "git-"); ok && sub != "" {

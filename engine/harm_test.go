@@ -572,3 +572,17 @@ func TestVersionedInterpretersRealBash(t *testing.T) {
 		"base64 victim.txt",
 	)
 }
+
+// TestEdCommandOperandRealBash: ed reads a file operand starting with ! as
+// a shell command whose output it edits: the shell runs it.
+func TestEdCommandOperandRealBash(t *testing.T) {
+	runHarm(t, []harmCase{
+		{command: "ed -s '!rm victim.txt'", tools: []string{"ed"}},
+		{command: "ed '!r\\m victim.txt' < /dev/null", tools: []string{"ed"}},
+		{command: "x='!rm victim.txt'; ed -s \"$x\" < /dev/null", tools: []string{"ed"}},
+	})
+	allowedStill(t,
+		"ed -s victim.txt <<< ',p'",
+		"ed -s victim.txt <<< '1p'",
+	)
+}

@@ -795,7 +795,7 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 	}
 	for _, f := range spec.Findings {
 		for _, when := range f.When {
-			if (when == "*" && len(sc.operands) > 0) || sc.hasOption(when) || sc.hasWord(words, when) {
+			if (when == "*" && len(sc.operands) > 0) || sc.hasOption(when) || sc.hasWord(words, when) || sc.hasOperandPrefix(words, when) {
 				seg.addFinding(f.Code, f.Message)
 				break
 			}
@@ -1123,6 +1123,26 @@ func (s *scanResult) hasOption(opt string) bool { return contains(s.options, opt
 func (s *scanResult) hasWord(words []wordInfo, v string) bool {
 	for _, wd := range words[1:] {
 		if !wd.Dynamic && wd.Value == v {
+			return true
+		}
+	}
+	return false
+}
+
+// hasOperandPrefix reports, for a pattern PREFIX* (not a bare *), whether an
+// operand starts with PREFIX, or is dynamic from its first character on and
+// so may.
+func (s *scanResult) hasOperandPrefix(words []wordInfo, pattern string) bool {
+	prefix, ok := strings.CutSuffix(pattern, "*")
+	if !ok || prefix == "" {
+		return false
+	}
+	for _, i := range s.operands {
+		wd := words[i]
+		if !wd.Dynamic && strings.HasPrefix(wd.Value, prefix) {
+			return true
+		}
+		if wd.Dynamic && strings.IndexAny(strings.TrimLeft(wd.Value, "\"'"), "$`") == 0 {
 			return true
 		}
 	}

@@ -586,3 +586,20 @@ func TestEdCommandOperandRealBash(t *testing.T) {
 		"ed -s victim.txt <<< '1p'",
 	)
 }
+
+// TestBunModesRealBash: bun x CMD runs CMD as bunx does, and bun exec
+// SCRIPT runs SCRIPT in Bun's shell.
+func TestBunModesRealBash(t *testing.T) {
+	runHarm(t, []harmCase{
+		{command: "bun x rm victim.txt", tools: []string{"bun"}},
+		{command: "bun exec 'rm victim.txt'", tools: []string{"bun"}},
+		{command: "bun exec 'echo x && r\\m victim.txt'", tools: []string{"bun"}},
+	})
+	allowedStill(t,
+		"bun run build",
+		"bun install",
+		"bun test",
+		"bun x prettier --check .",
+		"bun exec 'echo hi'",
+	)
+}

@@ -603,3 +603,23 @@ func TestBunModesRealBash(t *testing.T) {
 		"bun exec 'echo hi'",
 	)
 }
+
+// TestJustRealBash: just runs the recipes of a justfile that the command
+// writes first (found by name, or named by -f), and the programs its
+// --shell option names.
+func TestJustRealBash(t *testing.T) {
+	const j = "printf 'x:\\n  rm victim.txt\\n' > "
+	runHarm(t, []harmCase{
+		{command: j + "justfile; just x", tools: []string{"just"}},
+		{command: j + ".justfile; just", tools: []string{"just"}},
+		{command: j + "j; just -f j x", tools: []string{"just"}},
+		{command: j + "j; just --justfile=j", tools: []string{"just"}},
+		{command: "printf 'x:\\n  echo\\n' > justfile; just --shell rm --shell-arg victim.txt x", tools: []string{"just"}},
+	})
+	allowedStill(t,
+		"just build",
+		"just --list",
+		"just test --verbose",
+		"just --justfile ci/justfile build",
+	)
+}

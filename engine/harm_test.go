@@ -623,3 +623,21 @@ func TestJustRealBash(t *testing.T) {
 		"just --justfile ci/justfile build",
 	)
 }
+
+// TestHistfileRealBash: bash writes its history list to HISTFILE (an
+// interactive shell when it exits, history -w and -a): the assignment's
+// value is a file written, such as a shell start-up file or a git hook
+// (alias ls='rm victim.txt' defined last runs nothing now, and is planted).
+func TestHistfileRealBash(t *testing.T) {
+	runHarm(t, []harmCase{
+		{command: "HISTFILE=.git/hooks/post-checkout bash -i <<< \"alias ls='rm victim.txt'\"", setup: harmRepo, harm: ".git/hooks/post-checkout"},
+		{command: "export HISTFILE=.git/hooks/post-checkout; bash -i <<< 'echo hi'", setup: harmRepo, harm: ".git/hooks/post-checkout"},
+		{command: "HISTFILE=../outside.txt bash -i <<< 'echo hi'", harm: "../outside.txt"},
+	})
+	allowedStill(t,
+		"HISTFILE=/dev/null bash -i <<< 'echo hi'",
+		"export HISTFILE=/dev/null",
+		"unset HISTFILE",
+		"HISTFILE=build/history.txt bash -i <<< 'echo hi'",
+	)
+}

@@ -541,7 +541,7 @@ func (w *walker) assign(a *syntax.Assign, seg *Segment, c *ctx, owner ownerFn) {
 // a prefix of read).
 func (w *walker) specialName(name string) bool {
 	cat := w.p.cat
-	return contains(cat.EnvCommands, name) || contains(cat.PromptVars, name) || name == "PATH" || strings.HasPrefix(name, "GIT_TRACE") ||
+	return contains(cat.EnvCommands, name) || contains(cat.PromptVars, name) || name == "PATH" || name == "HISTFILE" || strings.HasPrefix(name, "GIT_TRACE") ||
 		(matchAny(cat.EnvUnprovable, name) && !matchAny(cat.EnvInert, name))
 }
 
@@ -581,6 +581,10 @@ func (w *walker) specialVar(name string, v Word, seg *Segment, c *ctx) {
 	case (name == "GIT_TRACE" || strings.HasPrefix(name, "GIT_TRACE_")) && (v.Dynamic || strings.ContainsAny(v.Value, "/.")):
 		// GIT_TRACE=1 traces to stderr; a path makes git write it.
 		seg.addFinding(FindEnvCode, name+"="+clip(v.Value)+" makes git write its trace to a file")
+	case name == "HISTFILE":
+		// bash writes its history list to HISTFILE: an interactive shell
+		// when it exits, history -w and -a without a file name.
+		seg.Writes = append(seg.Writes, v)
 	case name == "GIT_DIR" && !v.Dynamic && path.Clean(v.Value) == ".git":
 		// GIT_DIR=.git git log: the repository git finds by itself in
 		// the directory it runs in (as --git-dir=.git is).

@@ -641,3 +641,23 @@ func TestHistfileRealBash(t *testing.T) {
 		"HISTFILE=build/history.txt bash -i <<< 'echo hi'",
 	)
 }
+
+// TestQuotesInExpandedDefaultsRealBash: in an unquoted here-document, as
+// inside double quotes, the single quotes of ${x:-'...'} are characters and
+// what they enclose is expanded; inside double quotes $'...' there is
+// decoded and then expanded.
+func TestQuotesInExpandedDefaultsRealBash(t *testing.T) {
+	runHarm(t, []harmCase{
+		{command: "cat <<EOF\n${x:-'$(rm victim.txt)'}\nEOF"},
+		{command: "cat <<EOF\n${x-'`rm victim.txt`'}\nEOF"},
+		{command: "x=1; cat <<-EOF\n\t${x:+'$(rm victim.txt)'}\n\tEOF"},
+		{command: "echo \"${x:-$'$(rm victim.txt)'}\""},
+		{command: "echo \"${x:-$'\\x24(rm victim.txt)'}\""},
+	})
+	allowedStill(t,
+		"cat <<'EOF'\n${x:-'$(rm victim.txt)'}\nEOF",
+		"cat <<EOF\nuser: ${USER:-'nobody'}\nEOF",
+		"echo \"${x:-$'a\\tb'}\"",
+		"echo \"${x:-$'\\$(rm victim.txt)'}\"",
+	)
+}

@@ -125,8 +125,9 @@ func unescapeBackquoted(s string, inDouble bool) string {
 }
 
 // quotesInDouble walks single-quoted text in the words of a parameter
-// expansion inside double quotes ("${x:-'$(cmd)'}"): there bash keeps the
-// quotes as characters and expands what they enclose.
+// expansion inside double quotes ("${x:-'$(cmd)'}") or an unquoted
+// here-document: there bash keeps the quotes as characters and expands what
+// they enclose.
 func (w *walker) quotesInDouble(pe *syntax.ParamExp, c *ctx, owner ownerFn) {
 	var words []*syntax.Word
 	if pe.Exp != nil {
@@ -142,9 +143,13 @@ func (w *walker) quotesInDouble(pe *syntax.ParamExp, c *ctx, owner ownerFn) {
 		for _, part := range word.Parts {
 			switch q := part.(type) {
 			case *syntax.SglQuoted:
-				if !q.Dollar {
-					w.expandText(Word{Value: q.Value}, owner(), "a quoted default in double quotes", c)
+				v := Word{Value: q.Value}
+				if q.Dollar {
+					// $'...' is decoded (extquote), then expanded:
+					// "${x:-$'\x24(cmd)'}" runs cmd
+					v = w.literal(&syntax.Word{Parts: []syntax.WordPart{q}})
 				}
+				w.expandText(v, owner(), "a quoted default in double quotes", c)
 			case *syntax.ParamExp:
 				w.quotesInDouble(q, c, owner)
 			}

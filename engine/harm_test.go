@@ -661,3 +661,18 @@ func TestQuotesInExpandedDefaultsRealBash(t *testing.T) {
 		"echo \"${x:-$'\\$(rm victim.txt)'}\"",
 	)
 }
+
+// TestAwkLibraryOptionsRealBash: gawk -i and -l load a library, and the
+// program is still the first operand, read as inline code.
+func TestAwkLibraryOptionsRealBash(t *testing.T) {
+	runHarm(t, []harmCase{
+		{command: "awk -i inplace '{system(\"rm victim.txt\")}' a.txt", setup: "echo a > a.txt", tools: []string{"gawk"}},
+		{command: "gawk --include=inplace 'BEGIN{system(\"rm victim.txt\")}'", tools: []string{"gawk"}},
+		{command: "gawk -l ordchr 'BEGIN{system(\"rm victim.txt\")}'", tools: []string{"gawk"}},
+	})
+	allowedStill(t,
+		"awk -i inplace '{sub(/a/,\"b\")}1' victim.txt",
+		"gawk -i inplace -v INPLACE_SUFFIX=.bak '{print}' victim.txt",
+		"awk -F: '{print $1}' victim.txt",
+	)
+}

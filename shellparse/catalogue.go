@@ -428,6 +428,10 @@ type InlineCodeSpec struct {
 	// not find as given (gawk -i x reads x.awk): the file it names with one
 	// is its program file too.
 	FileSuffixes []string `json:"file_suffixes,omitempty"`
+	// LibraryOptions are FileOptions that load code besides the program,
+	// which still comes from the operand (gawk -i inplace 'PROGRAM',
+	// -l ordchr): given alone, they leave the operand inline code.
+	LibraryOptions []string `json:"library_options,omitempty"`
 	// ModuleOptions are FileOptions whose value names a module (python -m
 	// pkg.mod): the files it is read from are pkg.py, pkg/__init__.py and
 	// pkg/__main__.py, unprovable when the command writes one first.

@@ -676,3 +676,16 @@ func TestAwkLibraryOptionsRealBash(t *testing.T) {
 		"awk -F: '{print $1}' victim.txt",
 	)
 }
+
+// TestM4ReloadStateRealBash: m4 -R reloads a frozen state and still reads
+// its input (here stdin) as macros, which run commands.
+func TestM4ReloadStateRealBash(t *testing.T) {
+	runHarm(t, []harmCase{
+		{command: "m4 -R x.m4f <<< 'syscmd(rm victim.txt)'", setup: "m4 -F x.m4f < /dev/null", tools: []string{"m4"}},
+		{command: "m4 --reload-state=x.m4f <<< 'esyscmd(rm victim.txt)'", setup: "m4 -F x.m4f < /dev/null", tools: []string{"m4"}},
+	})
+	allowedStill(t,
+		"m4 -R x.m4f in.m4",
+		"m4 in.m4",
+	)
+}

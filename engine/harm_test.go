@@ -689,3 +689,23 @@ func TestM4ReloadStateRealBash(t *testing.T) {
 		"m4 in.m4",
 	)
 }
+
+// TestDenoInlineCodeRealBash: deno runs a data: URL operand (code given
+// inline), and reads code from stdin as a REPL (deno, deno repl).
+func TestDenoInlineCodeRealBash(t *testing.T) {
+	runHarm(t, []harmCase{
+		{command: "deno run -A 'data:text/javascript,Deno.removeSync(\"victim.txt\")'", tools: []string{"deno"}},
+		{command: "deno -A 'data:text/javascript,Deno.removeSync(\"victim.txt\")'", tools: []string{"deno"}},
+		{command: "deno repl -A <<< 'Deno.removeSync(\"victim.txt\")'", tools: []string{"deno"}},
+		{command: "deno -A <<< 'Deno.removeSync(\"victim.txt\")'", tools: []string{"deno"}},
+	})
+	allowedStill(t,
+		"deno run -A main.ts",
+		"deno run --allow-net server.ts < input.txt",
+		"deno --version",
+		"deno -V",
+		"deno test",
+		"deno fmt",
+		"deno task dev",
+	)
+}

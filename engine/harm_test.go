@@ -552,3 +552,160 @@ func TestMakeVariablesRealBash(t *testing.T) {
 		"make CC=clang",
 	)
 }
+
+// TestVersionedInterpretersRealBash: distributions install interpreters and
+// shells under versioned names too (python3.11, perl5.36.0, tclsh8.6,
+// lua5.4); they read their code as the unversioned one does, not as an
+// unknown program's data.
+func TestVersionedInterpretersRealBash(t *testing.T) {
+	runHarm(t, []harmCase{
+		{command: "python3.11 -c 'import os; os.remove(\"victim.txt\")'", tools: []string{"python3.11"}},
+		{command: "perl5.36.0 -e 'unlink \"victim.txt\"'", tools: []string{"perl5.36.0"}},
+		{command: "tclsh8.6 <<< 'file delete victim.txt'", tools: []string{"tclsh8.6"}},
+		{command: "lua5.4 -e 'os.remove(\"victim.txt\")'", tools: []string{"lua5.4"}},
+		{command: "vim.tiny -es -c '!rm victim.txt' -c 'qa!'", tools: []string{"vim.tiny"}},
+	})
+	allowedStill(t,
+		"python3.11 -c 'print(1)'",
+		"python3.11 --version",
+		"sha256sum victim.txt",
+		"base64 victim.txt",
+	)
+}
+
+// TestEdCommandOperandRealBash: ed reads a file operand starting with ! as
+// a shell command whose output it edits: the shell runs it.
+func TestEdCommandOperandRealBash(t *testing.T) {
+	runHarm(t, []harmCase{
+		{command: "ed -s '!rm victim.txt'", tools: []string{"ed"}},
+		{command: "ed '!r\\m victim.txt' < /dev/null", tools: []string{"ed"}},
+		{command: "x='!rm victim.txt'; ed -s \"$x\" < /dev/null", tools: []string{"ed"}},
+	})
+	allowedStill(t,
+		"ed -s victim.txt <<< ',p'",
+		"ed -s victim.txt <<< '1p'",
+	)
+}
+
+// TestBunModesRealBash: bun x CMD runs CMD as bunx does, and bun exec
+// SCRIPT runs SCRIPT in Bun's shell.
+func TestBunModesRealBash(t *testing.T) {
+	runHarm(t, []harmCase{
+		{command: "bun x rm victim.txt", tools: []string{"bun"}},
+		{command: "bun exec 'rm victim.txt'", tools: []string{"bun"}},
+		{command: "bun exec 'echo x && r\\m victim.txt'", tools: []string{"bun"}},
+	})
+	allowedStill(t,
+		"bun run build",
+		"bun install",
+		"bun test",
+		"bun x prettier --check .",
+		"bun exec 'echo hi'",
+	)
+}
+
+// TestJustRealBash: just runs the recipes of a justfile that the command
+// writes first (found by name, or named by -f), and the programs its
+// --shell option names.
+func TestJustRealBash(t *testing.T) {
+	const j = "printf 'x:\\n  rm victim.txt\\n' > "
+	runHarm(t, []harmCase{
+		{command: j + "justfile; just x", tools: []string{"just"}},
+		{command: j + ".justfile; just", tools: []string{"just"}},
+		{command: j + "j; just -f j x", tools: []string{"just"}},
+		{command: j + "j; just --justfile=j", tools: []string{"just"}},
+		{command: "printf 'x:\\n  echo\\n' > justfile; just --shell rm --shell-arg victim.txt x", tools: []string{"just"}},
+	})
+	allowedStill(t,
+		"just build",
+		"just --list",
+		"just test --verbose",
+		"just --justfile ci/justfile build",
+	)
+}
+
+// TestHistfileRealBash: bash writes its history list to HISTFILE (an
+// interactive shell when it exits, history -w and -a): the assignment's
+// value is a file written, such as a shell start-up file or a git hook
+// (alias ls='rm victim.txt' defined last runs nothing now, and is planted).
+func TestHistfileRealBash(t *testing.T) {
+	runHarm(t, []harmCase{
+		{command: "HISTFILE=.git/hooks/post-checkout bash -i <<< \"alias ls='rm victim.txt'\"", setup: harmRepo, harm: ".git/hooks/post-checkout"},
+		{command: "export HISTFILE=.git/hooks/post-checkout; bash -i <<< 'echo hi'", setup: harmRepo, harm: ".git/hooks/post-checkout"},
+		{command: "HISTFILE=../outside.txt bash -i <<< 'echo hi'", harm: "../outside.txt"},
+	})
+	allowedStill(t,
+		"HISTFILE=/dev/null bash -i <<< 'echo hi'",
+		"export HISTFILE=/dev/null",
+		"unset HISTFILE",
+		"HISTFILE=build/history.txt bash -i <<< 'echo hi'",
+	)
+}
+
+// TestQuotesInExpandedDefaultsRealBash: in an unquoted here-document, as
+// inside double quotes, the single quotes of ${x:-'...'} are characters and
+// what they enclose is expanded; inside double quotes $'...' there is
+// decoded and then expanded.
+func TestQuotesInExpandedDefaultsRealBash(t *testing.T) {
+	runHarm(t, []harmCase{
+		{command: "cat <<EOF\n${x:-'$(rm victim.txt)'}\nEOF"},
+		{command: "cat <<EOF\n${x-'`rm victim.txt`'}\nEOF"},
+		{command: "x=1; cat <<-EOF\n\t${x:+'$(rm victim.txt)'}\n\tEOF"},
+		{command: "echo \"${x:-$'$(rm victim.txt)'}\""},
+		{command: "echo \"${x:-$'\\x24(rm victim.txt)'}\""},
+	})
+	allowedStill(t,
+		"cat <<'EOF'\n${x:-'$(rm victim.txt)'}\nEOF",
+		"cat <<EOF\nuser: ${USER:-'nobody'}\nEOF",
+		"echo \"${x:-$'a\\tb'}\"",
+		"echo \"${x:-$'\\$(rm victim.txt)'}\"",
+	)
+}
+
+// TestAwkLibraryOptionsRealBash: gawk -i and -l load a library, and the
+// program is still the first operand, read as inline code.
+func TestAwkLibraryOptionsRealBash(t *testing.T) {
+	runHarm(t, []harmCase{
+		{command: "awk -i inplace '{system(\"rm victim.txt\")}' a.txt", setup: "echo a > a.txt", tools: []string{"gawk"}},
+		{command: "gawk --include=inplace 'BEGIN{system(\"rm victim.txt\")}'", tools: []string{"gawk"}},
+		{command: "gawk -l ordchr 'BEGIN{system(\"rm victim.txt\")}'", tools: []string{"gawk"}},
+	})
+	allowedStill(t,
+		"awk -i inplace '{sub(/a/,\"b\")}1' victim.txt",
+		"gawk -i inplace -v INPLACE_SUFFIX=.bak '{print}' victim.txt",
+		"awk -F: '{print $1}' victim.txt",
+	)
+}
+
+// TestM4ReloadStateRealBash: m4 -R reloads a frozen state and still reads
+// its input (here stdin) as macros, which run commands.
+func TestM4ReloadStateRealBash(t *testing.T) {
+	runHarm(t, []harmCase{
+		{command: "m4 -R x.m4f <<< 'syscmd(rm victim.txt)'", setup: "m4 -F x.m4f < /dev/null", tools: []string{"m4"}},
+		{command: "m4 --reload-state=x.m4f <<< 'esyscmd(rm victim.txt)'", setup: "m4 -F x.m4f < /dev/null", tools: []string{"m4"}},
+	})
+	allowedStill(t,
+		"m4 -R x.m4f in.m4",
+		"m4 in.m4",
+	)
+}
+
+// TestDenoInlineCodeRealBash: deno runs a data: URL operand (code given
+// inline), and reads code from stdin as a REPL (deno, deno repl).
+func TestDenoInlineCodeRealBash(t *testing.T) {
+	runHarm(t, []harmCase{
+		{command: "deno run -A 'data:text/javascript,Deno.removeSync(\"victim.txt\")'", tools: []string{"deno"}},
+		{command: "deno -A 'data:text/javascript,Deno.removeSync(\"victim.txt\")'", tools: []string{"deno"}},
+		{command: "deno repl -A <<< 'Deno.removeSync(\"victim.txt\")'", tools: []string{"deno"}},
+		{command: "deno -A <<< 'Deno.removeSync(\"victim.txt\")'", tools: []string{"deno"}},
+	})
+	allowedStill(t,
+		"deno run -A main.ts",
+		"deno run --allow-net server.ts < input.txt",
+		"deno --version",
+		"deno -V",
+		"deno test",
+		"deno fmt",
+		"deno task dev",
+	)
+}

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -264,13 +265,38 @@ func firstString(args map[string]any, names ...string) (string, error) {
 }
 
 // globBase is the directory part of a glob pattern before its first
-// pattern character, when the pattern could leave the search directory.
+// pattern character, when the pattern could leave the search directory. A
+// ".." after a pattern character climbs back out of what it matched:
+// "**/../../x/*" reaches ../../x (** may match no directory, another
+// pattern segment one), so the base is read up to the last "..".
 func globBase(pat string) string {
 	i := strings.IndexAny(pat, "*?[{")
 	if i < 0 {
 		i = len(pat)
 	}
 	base := filepath.Dir(pat[:i] + "x")
+	segs := strings.Split(filepath.ToSlash(pat), "/")
+	last := -1
+	for j, s := range segs {
+		if s == ".." {
+			last = j
+		}
+	}
+	if i < len(pat) && last >= 0 {
+		var up []string
+		for _, s := range segs[:last+1] {
+			switch {
+			case s == "**":
+			case strings.ContainsAny(s, "*?[{"):
+				up = append(up, "x")
+			default:
+				up = append(up, s)
+			}
+		}
+		if b := path.Clean(strings.Join(up, "/")); b == ".." || strings.HasPrefix(b, "../") {
+			base = filepath.FromSlash(b)
+		}
+	}
 	if base == "." {
 		return ""
 	}

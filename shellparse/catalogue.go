@@ -428,6 +428,10 @@ type InlineCodeSpec struct {
 	// not find as given (gawk -i x reads x.awk): the file it names with one
 	// is its program file too.
 	FileSuffixes []string `json:"file_suffixes,omitempty"`
+	// LibraryOptions are FileOptions that load code besides the program,
+	// which still comes from the operand (gawk -i inplace 'PROGRAM',
+	// -l ordchr): given alone, they leave the operand inline code.
+	LibraryOptions []string `json:"library_options,omitempty"`
 	// ModuleOptions are FileOptions whose value names a module (python -m
 	// pkg.mod): the files it is read from are pkg.py, pkg/__init__.py and
 	// pkg/__main__.py, unprovable when the command writes one first.
@@ -663,7 +667,55 @@ func (c *Catalogue) program(name string) *ProgramSpec {
 	if c == nil {
 		return nil
 	}
-	return c.Programs[name]
+	if p := c.Programs[name]; p != nil {
+		return p
+	}
+	return c.Programs[c.versioned(name)]
+}
+
+// versioned returns the name of the interpreter or shell that name is a
+// versioned or flavoured spelling of (python3.11, lua5.4, perl5.36.0,
+// tclsh8.6, zsh-5.9, vim.tiny), or "": the part before the first dot, or the
+// longest name left when a suffix of digits and dots, or "-" and one, is
+// taken off. Only entries that run code (inline_code, shell) are found this
+// way: they are what distributions install under versioned names, and what
+// would otherwise be read as an unknown program whose code operand names no
+// excluded command.
+func (c *Catalogue) versioned(name string) string {
+	if c == nil || c.Programs[name] != nil {
+		return ""
+	}
+	if stem, _, ok := strings.Cut(name, "."); ok && len(stem) > 1 {
+		// vim.tiny, perl5.36-x86_64-linux-gnu
+		if c.interpreter(stem) {
+			return stem
+		}
+		name = stem
+	}
+	for i := len(name) - 1; i > 0; i-- {
+		ch := name[i]
+		if ch == '-' || ch == '.' {
+			if i+1 < len(name) && name[i+1] >= '0' && name[i+1] <= '9' && c.interpreter(name[:i]) {
+				return name[:i]
+			}
+			if ch == '-' {
+				return ""
+			}
+			continue
+		}
+		if ch < '0' || ch > '9' {
+			return ""
+		}
+		if c.interpreter(name[:i]) {
+			return name[:i]
+		}
+	}
+	return ""
+}
+
+func (c *Catalogue) interpreter(name string) bool {
+	p := c.Programs[name]
+	return p != nil && (p.InlineCode != nil || p.Shell != nil)
 }
 
 func matchAny(patterns []string, s string) bool {

@@ -40,8 +40,10 @@ func TestSegmentsWrapperGetopt(t *testing.T) {
 func TestSegmentsProgramNames(t *testing.T) {
 	runRows(t, []row{
 		r("mkfs.ext4 /dev/x", seg("mkfs.ext4", "mkfs.ext4", "/dev/x").path("mkfs.ext4", "/dev/x").alt([]string{"mkfs", "/dev/x"})),
-		// -c may take x as its value: both readings, each under both names
-		r("python3.11 -c x", seg("python3.11", "python3.11", "-c", "x").path("python3.11", "x").alt([]string{"python3.11"}, []string{"python3", "x"}, []string{"python3"})),
+		// python3.11 is read as python3 is: -c takes x, its code
+		r("python3.11 -c x", seg("python3.11", "python3.11", "-c", "x").path("python3.11").alt([]string{"python3"})),
+		r("python3.11 -c \"import os; os.remove('x')\"", seg("python3.11", "python3.11", "-c", "import os; os.remove('x')").path("python3.11").alt([]string{"python3"}).find("inline_code")),
+		r("lua5.4 -e x", seg("lua5.4", "lua5.4", "-e", "x").path("lua5.4").alt([]string{"lua5"}, []string{"lua"}).find("inline_code")),
 		r("git-push origin", seg("git-push", "git-push", "origin").path("git-push", "origin").alt([]string{"git", "push", "origin"})),
 		// a leading dot or a one-letter stem names no program
 		r(".hidden x", seg(".hidden", ".hidden", "x").path(".hidden", "x")),

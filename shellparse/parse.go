@@ -978,7 +978,13 @@ func (w *walker) stmt(s *syntax.Stmt, c *ctx) {
 			w.wordParts(r.Word.Parts, sc, owner)
 		}
 		if r.Hdoc != nil {
-			w.wordParts(r.Hdoc.Parts, sc.with("heredoc"), owner)
+			hc := sc.with("heredoc")
+			w.wordParts(r.Hdoc.Parts, hc, owner)
+			for _, part := range r.Hdoc.Parts {
+				if pe, ok := part.(*syntax.ParamExp); ok {
+					w.quotesInDouble(pe, hc, owner)
+				}
+			}
 		}
 	}
 }

@@ -716,7 +716,7 @@ func (w *walker) inlineCode(seg *Segment, words []wordInfo, spec *ProgramSpec, s
 	}
 	fileGiven := false
 	for _, o := range ic.FileOptions {
-		fileGiven = fileGiven || sc.hasOption(o)
+		fileGiven = fileGiven || (sc.hasOption(o) && !contains(ic.LibraryOptions, o))
 		for _, v := range sc.values[o] {
 			if contains(ic.ModuleOptions, o) && !v.Dynamic {
 				w.moduleFile(seg, v.Value, seg.Program+" "+o)

@@ -125,8 +125,9 @@ func unescapeBackquoted(s string, inDouble bool) string {
 }
 
 // quotesInDouble walks single-quoted text in the words of a parameter
-// expansion inside double quotes ("${x:-'$(cmd)'}"): there bash keeps the
-// quotes as characters and expands what they enclose.
+// expansion inside double quotes ("${x:-'$(cmd)'}") or an unquoted
+// here-document: there bash keeps the quotes as characters and expands what
+// they enclose.
 func (w *walker) quotesInDouble(pe *syntax.ParamExp, c *ctx, owner ownerFn) {
 	var words []*syntax.Word
 	if pe.Exp != nil {
@@ -142,9 +143,13 @@ func (w *walker) quotesInDouble(pe *syntax.ParamExp, c *ctx, owner ownerFn) {
 		for _, part := range word.Parts {
 			switch q := part.(type) {
 			case *syntax.SglQuoted:
-				if !q.Dollar {
-					w.expandText(Word{Value: q.Value}, owner(), "a quoted default in double quotes", c)
+				v := Word{Value: q.Value}
+				if q.Dollar {
+					// $'...' is decoded (extquote), then expanded:
+					// "${x:-$'\x24(cmd)'}" runs cmd
+					v = w.literal(&syntax.Word{Parts: []syntax.WordPart{q}})
 				}
+				w.expandText(v, owner(), "a quoted default in double quotes", c)
 			case *syntax.ParamExp:
 				w.quotesInDouble(q, c, owner)
 			}
@@ -541,7 +546,7 @@ func (w *walker) assign(a *syntax.Assign, seg *Segment, c *ctx, owner ownerFn) {
 // a prefix of read).
 func (w *walker) specialName(name string) bool {
 	cat := w.p.cat
-	return contains(cat.EnvCommands, name) || contains(cat.PromptVars, name) || name == "PATH" || strings.HasPrefix(name, "GIT_TRACE") ||
+	return contains(cat.EnvCommands, name) || contains(cat.PromptVars, name) || name == "PATH" || name == "HISTFILE" || strings.HasPrefix(name, "GIT_TRACE") ||
 		(matchAny(cat.EnvUnprovable, name) && !matchAny(cat.EnvInert, name))
 }
 
@@ -581,6 +586,10 @@ func (w *walker) specialVar(name string, v Word, seg *Segment, c *ctx) {
 	case (name == "GIT_TRACE" || strings.HasPrefix(name, "GIT_TRACE_")) && (v.Dynamic || strings.ContainsAny(v.Value, "/.")):
 		// GIT_TRACE=1 traces to stderr; a path makes git write it.
 		seg.addFinding(FindEnvCode, name+"="+clip(v.Value)+" makes git write its trace to a file")
+	case name == "HISTFILE":
+		// bash writes its history list to HISTFILE: an interactive shell
+		// when it exits, history -w and -a without a file name.
+		seg.Writes = append(seg.Writes, v)
 	case name == "GIT_DIR" && !v.Dynamic && path.Clean(v.Value) == ".git":
 		// GIT_DIR=.git git log: the repository git finds by itself in
 		// the directory it runs in (as --git-dir=.git is).
@@ -795,7 +804,7 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 	}
 	for _, f := range spec.Findings {
 		for _, when := range f.When {
-			if (when == "*" && len(sc.operands) > 0) || sc.hasOption(when) || sc.hasWord(words, when) {
+			if (when == "*" && len(sc.operands) > 0) || sc.hasOption(when) || sc.hasWord(words, when) || sc.hasOperandPrefix(words, when) {
 				seg.addFinding(f.Code, f.Message)
 				break
 			}
@@ -1129,6 +1138,26 @@ func (s *scanResult) hasWord(words []wordInfo, v string) bool {
 	return false
 }
 
+// hasOperandPrefix reports, for a pattern PREFIX* (not a bare *), whether an
+// operand starts with PREFIX, or is dynamic from its first character on and
+// so may.
+func (s *scanResult) hasOperandPrefix(words []wordInfo, pattern string) bool {
+	prefix, ok := strings.CutSuffix(pattern, "*")
+	if !ok || prefix == "" {
+		return false
+	}
+	for _, i := range s.operands {
+		wd := words[i]
+		if !wd.Dynamic && strings.HasPrefix(wd.Value, prefix) {
+			return true
+		}
+		if wd.Dynamic && strings.IndexAny(strings.TrimLeft(wd.Value, "\"'"), "$`") == 0 {
+			return true
+		}
+	}
+	return false
+}
+
 func isOption(v string) bool { return len(v) > 1 && v[0] == '-' }
 
 // optionNames splits one option word into option names. It returns the
@@ -1357,6 +1386,14 @@ func (w *walker) views(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *sc
 	if stem, _, ok := strings.Cut(seg.Program, "."); ok && len(stem) > 1 && len(stem) < len(seg.Program)-1 {
 		for _, p := range append([][]string{seg.Path}, seg.AltPaths...) {
 			seg.AltPaths = append(seg.AltPaths, append([]string{stem}, p[1:]...))
+		}
+	}
+	// the interpreter a versioned name is read as (lua5.4: lua)
+	if name := w.p.cat.versioned(seg.Program); name != "" && !strings.HasPrefix(seg.Program, name+".") {
+		for _, p := range append([][]string{seg.Path}, seg.AltPaths...) {
+			if p[0] == seg.Program {
+				seg.AltPaths = append(seg.AltPaths, append([]string{name}, p[1:]...))
+			}
 		}
 	}
 	// git's dashed programs (git-push, /usr/lib/git-core/git-push) are its

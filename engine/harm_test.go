@@ -709,3 +709,27 @@ func TestDenoInlineCodeRealBash(t *testing.T) {
 		"deno task dev",
 	)
 }
+
+// TestPackageRunnerSpecsRealBash: a package runner given a package spec with
+// a version (npx rimraf@5) runs that package's program, and del-cli and
+// trash-cli are packages whose programs delete: they ask as rimraf does.
+// (The package is installed in the project first, so npx runs offline.)
+func TestPackageRunnerSpecsRealBash(t *testing.T) {
+	pkg := func(name string) string {
+		return "mkdir -p node_modules/" + name + " node_modules/.bin && " +
+			"printf '{\"name\":\"" + name + "\",\"version\":\"5.0.0\",\"bin\":{\"" + name + "\":\"cli.js\"}}' > node_modules/" + name + "/package.json && " +
+			"printf '#!/usr/bin/env node\\nrequire(\"fs\").unlinkSync(process.argv[2])\\n' > node_modules/" + name + "/cli.js && " +
+			"chmod +x node_modules/" + name + "/cli.js && ln -s ../" + name + "/cli.js node_modules/.bin/" + name + " && " +
+			"printf '{\"dependencies\":{\"" + name + "\":\"5.0.0\"}}' > package.json"
+	}
+	runHarm(t, []harmCase{
+		{command: "npx --offline rimraf@5 victim.txt", setup: pkg("rimraf"), tools: []string{"npx", "node"}},
+		{command: "npx --offline -y rimraf@5.0.0 victim.txt", setup: pkg("rimraf"), tools: []string{"npx", "node"}},
+		{command: "npx --offline del-cli victim.txt", setup: pkg("del-cli"), tools: []string{"npx", "node"}},
+	})
+	allowedStill(t,
+		"npx prettier@3 --check .",
+		"npx create-react-app@latest my-app",
+		"uvx ruff@0.5 check",
+	)
+}

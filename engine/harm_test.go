@@ -733,3 +733,24 @@ func TestPackageRunnerSpecsRealBash(t *testing.T) {
 		"uvx ruff@0.5 check",
 	)
 }
+
+// TestSubmoduleUpdateCommandRealBash: submodule.NAME.update=!CMD makes git
+// submodule update run CMD: set with -c it is read as a command, written
+// with git config it asks, as other keys that plant a command do; the
+// modes (rebase, merge, checkout, none) are no command.
+func TestSubmoduleUpdateCommandRealBash(t *testing.T) {
+	const sub = "git init -q -b main s && git -C s -c user.email=a@b -c user.name=a commit -q --allow-empty -m one && " +
+		"git -C s -c user.email=a@b -c user.name=a commit -q --allow-empty -m two && " +
+		"git -c protocol.file.allow=always submodule add -q \"$PWD/s\" x && git -c user.email=a@b -c user.name=a commit -qm sub && " +
+		"git -C x checkout -q HEAD~1"
+	runHarm(t, []harmCase{
+		{command: "git config submodule.x.update '!rm ../victim.txt' && git submodule update", setup: harmRepo + " && " + sub, tools: []string{"git"}},
+		{command: "git -c 'submodule.x.update=!rm ../victim.txt' submodule update", setup: harmRepo + " && " + sub, tools: []string{"git"}},
+		{command: "git config --add submodule.x.update '!r\\m ../victim.txt'; git submodule update", setup: harmRepo + " && " + sub, tools: []string{"git"}},
+	})
+	allowedStill(t,
+		"git config submodule.x.update rebase",
+		"git -c submodule.x.update=merge submodule update",
+		"git config --get submodule.x.update",
+	)
+}

@@ -754,3 +754,20 @@ func TestSubmoduleUpdateCommandRealBash(t *testing.T) {
 		"git config --get submodule.x.update",
 	)
 }
+
+// TestGitCommandKeysRealBash: more configuration keys whose value git runs
+// in a shell: gpg.ssh.defaultKeyCommand when a commit is signed with an ssh
+// key and none is set; written with git config they ask, as other keys that
+// plant a command do.
+func TestGitCommandKeysRealBash(t *testing.T) {
+	const id = " && git config user.email a@b && git config user.name n"
+	runHarm(t, []harmCase{
+		{command: "git config gpg.format ssh; git config gpg.ssh.defaultKeyCommand 'rm victim.txt'; git commit -S --allow-empty -qm x", setup: harmRepo + id, tools: []string{"git"}},
+		{command: "git config gpg.format ssh && git -c gpg.ssh.defaultKeyCommand='rm victim.txt' commit -S --allow-empty -qm x", setup: harmRepo + id, tools: []string{"git"}},
+	})
+	allowedStill(t,
+		"git config user.signingkey ~/.ssh/id_ed25519.pub",
+		"git config gpg.format ssh",
+		"git -c credential.https://example.com.helper=store fetch https://example.com/x",
+	)
+}

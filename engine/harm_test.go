@@ -764,10 +764,13 @@ func TestGitCommandKeysRealBash(t *testing.T) {
 	runHarm(t, []harmCase{
 		{command: "git config gpg.format ssh; git config gpg.ssh.defaultKeyCommand 'rm victim.txt'; git commit -S --allow-empty -qm x", setup: harmRepo + id, tools: []string{"git"}},
 		{command: "git config gpg.format ssh && git -c gpg.ssh.defaultKeyCommand='rm victim.txt' commit -S --allow-empty -qm x", setup: harmRepo + id, tools: []string{"git"}},
+		{command: "git config tar.x.command 'rm victim.txt'; git archive --format=x HEAD > /dev/null", setup: harmRepo, tools: []string{"git"}},
+		{command: "git -c tar.x.command='r\\m victim.txt' archive --format=x HEAD > /dev/null", setup: harmRepo, tools: []string{"git"}},
 	})
 	allowedStill(t,
 		"git config user.signingkey ~/.ssh/id_ed25519.pub",
 		"git config gpg.format ssh",
 		"git -c credential.https://example.com.helper=store fetch https://example.com/x",
+		"git -c tar.tgz.command='gzip -cn' archive --format=tgz HEAD > a.tgz",
 	)
 }

@@ -774,3 +774,18 @@ func TestGitCommandKeysRealBash(t *testing.T) {
 		"git -c tar.tgz.command='gzip -cn' archive --format=tgz HEAD > a.tgz",
 	)
 }
+
+// TestGconvPathRealBash: GCONV_PATH names the directory glibc loads iconv's
+// conversion modules from: a module there runs its code in any program
+// that converts with it.
+func TestGconvPathRealBash(t *testing.T) {
+	const module = "printf '#include <stdlib.h>\\nvoid gconv_init(void *s) { system(\"rm victim.txt\"); exit(0); }\\nint gconv(void) { return 0; }\\n' > x.c && " +
+		"cc -shared -fPIC -o x.so x.c && printf 'module  PAYLOAD//  INTERNAL  x  2\\n' > gconv-modules"
+	runHarm(t, []harmCase{
+		{command: "GCONV_PATH=. iconv -f PAYLOAD -t UTF-8 x.c > /dev/null", setup: module, tools: []string{"cc", "iconv"}},
+		{command: "export GCONV_PATH=$PWD; iconv -f PAYLOAD -t UTF-8 x.c > /dev/null", setup: module, tools: []string{"cc", "iconv"}},
+	})
+	allowedStill(t,
+		"iconv -f latin1 -t utf-8 victim.txt",
+	)
+}

@@ -789,3 +789,19 @@ func TestGconvPathRealBash(t *testing.T) {
 		"iconv -f latin1 -t utf-8 victim.txt",
 	)
 }
+
+// TestOpensslConfRealBash: OPENSSL_CONF names a configuration that loads
+// engines (shared objects) into every program linked with OpenSSL.
+func TestOpensslConfRealBash(t *testing.T) {
+	const engine = "printf '#include <stdlib.h>\\n__attribute__((constructor)) static void f(void) { system(\"rm victim.txt\"); }\\n' > e.c && " +
+		"cc -shared -fPIC -o e.so e.c && " +
+		"printf 'openssl_conf = init\\n[init]\\nengines = eng\\n[eng]\\nx = xs\\n[xs]\\ndynamic_path = %s/e.so\\ninit = 1\\n' \"$PWD\" > o.cnf"
+	runHarm(t, []harmCase{
+		{command: "OPENSSL_CONF=o.cnf openssl version", setup: engine, tools: []string{"cc", "openssl"}},
+		{command: "export OPENSSL_CONF=o.cnf; curl -s file:///dev/null", setup: engine, tools: []string{"cc", "curl"}},
+	})
+	allowedStill(t,
+		"openssl version",
+		"openssl rand -hex 16",
+	)
+}

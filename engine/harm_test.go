@@ -805,3 +805,16 @@ func TestOpensslConfRealBash(t *testing.T) {
 		"openssl rand -hex 16",
 	)
 }
+
+// TestCurlHomeRealBash: curl reads $CURL_HOME/.curlrc, whose output option
+// writes where the command line does not say (here a git hook).
+func TestCurlHomeRealBash(t *testing.T) {
+	runHarm(t, []harmCase{
+		{command: "printf 'output = .git/hooks/post-checkout\\n' > .curlrc; CURL_HOME=. curl -s file://$PWD/victim.txt", setup: harmRepo, tools: []string{"curl", "git"}, harm: ".git/hooks/post-checkout"},
+		{command: "printf 'output = ../out.txt\\n' > .curlrc; export CURL_HOME=$PWD; curl -s file://$PWD/victim.txt", tools: []string{"curl"}, harm: "../out.txt"},
+	})
+	allowedStill(t,
+		"curl -s file:///etc/hostname",
+		"curl -s -o out.txt file:///etc/hostname",
+	)
+}

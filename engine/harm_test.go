@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -817,4 +818,39 @@ func TestCurlHomeRealBash(t *testing.T) {
 		"curl -s file:///etc/hostname",
 		"curl -s -o out.txt file:///etc/hostname",
 	)
+}
+
+// TestForcePushSpellingsRealBash: under exclude git push --force, a push
+// that forces the update otherwise (a +refspec, --force-with-lease,
+// --mirror) is excluded too; run by real bash, origin's branch is rewound
+// to a commit that does not descend from it.
+func TestForcePushSpellingsRealBash(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("SKIPPED: git is not installed")
+	}
+	const setup = "git init -q -b main . && git -c user.email=a@b -c user.name=n commit -q --allow-empty -m one && " +
+		"git init -q --bare o.git && git remote add origin o.git && " +
+		"git -c user.email=a@b -c user.name=n commit -q --allow-empty -m two && git push -q origin main && " +
+		"git reset -q --hard HEAD~1 && git -c user.email=a@b -c user.name=n commit -q --allow-empty -m three"
+	for _, command := range []string{"git push -q origin +main", "git push -q origin +HEAD:main", "git push -q --force-with-lease origin main", "git push -q --mirror origin"} {
+		t.Run(command, func(t *testing.T) {
+			e := newTestEngine(t, Settings{Core: []string{"run_shell_command(git)"}, Exclude: []string{"run_shell_command(git push --force)"}, ApprovalMode: ApprovalYolo})
+			r := &realBash{t: t, e: e, root: e.resolver.Root()}
+			if d := r.decide(command); d.Decision == Allow {
+				t.Fatalf("decision %+v, want deny", d)
+			}
+			env := []string{"HOME=" + t.TempDir(), "GIT_CONFIG_NOSYSTEM=1"}
+			r.run("set -e; "+setup, env...)
+			r.run(command, env...)
+			if out := r.run("git -C o.git log -1 --format=%s main", env...); !strings.Contains(string(out), "three") {
+				t.Errorf("run by bash, %s did not force origin's main (%s): the case tests nothing", command, out)
+			}
+		})
+	}
+	e := newTestEngine(t, Settings{Core: []string{"run_shell_command(git)"}, Exclude: []string{"run_shell_command(git push --force)"}, ApprovalMode: ApprovalYolo})
+	for _, c := range []string{"git push origin main", "git push -u origin HEAD", "git push origin :old", "git push --tags"} {
+		if d, err := e.Decide(t.Context(), shellCall(c)); err != nil || d.Decision != Allow {
+			t.Errorf("%s: %+v %v, want allow", c, d, err)
+		}
+	}
 }

@@ -1109,6 +1109,20 @@ func (w *walker) git(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scan
 	if ws, ok := gs.SubcommandWrites[sub.Value]; ok {
 		w.gitWrites(seg, sub, rest, ws, cdirs)
 	}
+	if sub.Value == "push" || sub.Value == "send-pack" {
+		// a refspec +SRC:DST, --force-with-lease and --mirror force the
+		// update as --force does: the push is read with -f too
+		force := false
+		for _, wd := range rest {
+			force = force || (!wd.Dynamic && len(wd.Value) > 1 && wd.Value[0] == '+')
+		}
+		for _, o := range seg.Options {
+			force = force || o == "--force-with-lease" || o == "--mirror"
+		}
+		if force && !contains(seg.Options, "-f") {
+			seg.Options = append(seg.Options, "-f")
+		}
+	}
 	if sub.Value == "apply" || sub.Value == "am" {
 		// git apply writes the files the patch names, as patch does
 		reportOnly := false

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -708,4 +709,148 @@ func TestDenoInlineCodeRealBash(t *testing.T) {
 		"deno fmt",
 		"deno task dev",
 	)
+}
+
+// TestPackageRunnerSpecsRealBash: a package runner given a package spec with
+// a version (npx rimraf@5) runs that package's program, and del-cli and
+// trash-cli are packages whose programs delete: they ask as rimraf does.
+// (The package is installed in the project first, so npx runs offline.)
+func TestPackageRunnerSpecsRealBash(t *testing.T) {
+	pkg := func(name string) string {
+		return "mkdir -p node_modules/" + name + " node_modules/.bin && " +
+			"printf '{\"name\":\"" + name + "\",\"version\":\"5.0.0\",\"bin\":{\"" + name + "\":\"cli.js\"}}' > node_modules/" + name + "/package.json && " +
+			"printf '#!/usr/bin/env node\\nrequire(\"fs\").unlinkSync(process.argv[2])\\n' > node_modules/" + name + "/cli.js && " +
+			"chmod +x node_modules/" + name + "/cli.js && ln -s ../" + name + "/cli.js node_modules/.bin/" + name + " && " +
+			"printf '{\"dependencies\":{\"" + name + "\":\"5.0.0\"}}' > package.json"
+	}
+	runHarm(t, []harmCase{
+		{command: "npx --offline rimraf@5 victim.txt", setup: pkg("rimraf"), tools: []string{"npx", "node"}},
+		{command: "npx --offline -y rimraf@5.0.0 victim.txt", setup: pkg("rimraf"), tools: []string{"npx", "node"}},
+		{command: "npx --offline del-cli victim.txt", setup: pkg("del-cli"), tools: []string{"npx", "node"}},
+	})
+	allowedStill(t,
+		"npx prettier@3 --check .",
+		"npx create-react-app@latest my-app",
+		"uvx ruff@0.5 check",
+	)
+}
+
+// TestSubmoduleUpdateCommandRealBash: submodule.NAME.update=!CMD makes git
+// submodule update run CMD: set with -c it is read as a command, written
+// with git config it asks, as other keys that plant a command do; the
+// modes (rebase, merge, checkout, none) are no command.
+func TestSubmoduleUpdateCommandRealBash(t *testing.T) {
+	const sub = "git init -q -b main s && git -C s -c user.email=a@b -c user.name=a commit -q --allow-empty -m one && " +
+		"git -C s -c user.email=a@b -c user.name=a commit -q --allow-empty -m two && " +
+		"git -c protocol.file.allow=always submodule add -q \"$PWD/s\" x && git -c user.email=a@b -c user.name=a commit -qm sub && " +
+		"git -C x checkout -q HEAD~1"
+	runHarm(t, []harmCase{
+		{command: "git config submodule.x.update '!rm ../victim.txt' && git submodule update", setup: harmRepo + " && " + sub, tools: []string{"git"}},
+		{command: "git -c 'submodule.x.update=!rm ../victim.txt' submodule update", setup: harmRepo + " && " + sub, tools: []string{"git"}},
+		{command: "git config --add submodule.x.update '!r\\m ../victim.txt'; git submodule update", setup: harmRepo + " && " + sub, tools: []string{"git"}},
+	})
+	allowedStill(t,
+		"git config submodule.x.update rebase",
+		"git -c submodule.x.update=merge submodule update",
+		"git config --get submodule.x.update",
+	)
+}
+
+// TestGitCommandKeysRealBash: more configuration keys whose value git runs
+// in a shell: gpg.ssh.defaultKeyCommand when a commit is signed with an ssh
+// key and none is set; written with git config they ask, as other keys that
+// plant a command do.
+func TestGitCommandKeysRealBash(t *testing.T) {
+	const id = " && git config user.email a@b && git config user.name n"
+	runHarm(t, []harmCase{
+		{command: "git config gpg.format ssh; git config gpg.ssh.defaultKeyCommand 'rm victim.txt'; git commit -S --allow-empty -qm x", setup: harmRepo + id, tools: []string{"git"}},
+		{command: "git config gpg.format ssh && git -c gpg.ssh.defaultKeyCommand='rm victim.txt' commit -S --allow-empty -qm x", setup: harmRepo + id, tools: []string{"git"}},
+		{command: "git config tar.x.command 'rm victim.txt'; git archive --format=x HEAD > /dev/null", setup: harmRepo, tools: []string{"git"}},
+		{command: "git -c tar.x.command='r\\m victim.txt' archive --format=x HEAD > /dev/null", setup: harmRepo, tools: []string{"git"}},
+	})
+	allowedStill(t,
+		"git config user.signingkey ~/.ssh/id_ed25519.pub",
+		"git config gpg.format ssh",
+		"git -c credential.https://example.com.helper=store fetch https://example.com/x",
+		"git -c tar.tgz.command='gzip -cn' archive --format=tgz HEAD > a.tgz",
+	)
+}
+
+// TestGconvPathRealBash: GCONV_PATH names the directory glibc loads iconv's
+// conversion modules from: a module there runs its code in any program
+// that converts with it.
+func TestGconvPathRealBash(t *testing.T) {
+	const module = "printf '#include <stdlib.h>\\nvoid gconv_init(void *s) { system(\"rm victim.txt\"); exit(0); }\\nint gconv(void) { return 0; }\\n' > x.c && " +
+		"cc -shared -fPIC -o x.so x.c && printf 'module  PAYLOAD//  INTERNAL  x  2\\n' > gconv-modules"
+	runHarm(t, []harmCase{
+		{command: "GCONV_PATH=. iconv -f PAYLOAD -t UTF-8 x.c > /dev/null", setup: module, tools: []string{"cc", "iconv"}},
+		{command: "export GCONV_PATH=$PWD; iconv -f PAYLOAD -t UTF-8 x.c > /dev/null", setup: module, tools: []string{"cc", "iconv"}},
+	})
+	allowedStill(t,
+		"iconv -f latin1 -t utf-8 victim.txt",
+	)
+}
+
+// TestOpensslConfRealBash: OPENSSL_CONF names a configuration that loads
+// engines (shared objects) into every program linked with OpenSSL.
+func TestOpensslConfRealBash(t *testing.T) {
+	const engine = "printf '#include <stdlib.h>\\n__attribute__((constructor)) static void f(void) { system(\"rm victim.txt\"); }\\n' > e.c && " +
+		"cc -shared -fPIC -o e.so e.c && " +
+		"printf 'openssl_conf = init\\n[init]\\nengines = eng\\n[eng]\\nx = xs\\n[xs]\\ndynamic_path = %s/e.so\\ninit = 1\\n' \"$PWD\" > o.cnf"
+	runHarm(t, []harmCase{
+		{command: "OPENSSL_CONF=o.cnf openssl version", setup: engine, tools: []string{"cc", "openssl"}},
+		{command: "export OPENSSL_CONF=o.cnf; curl -s file:///dev/null", setup: engine, tools: []string{"cc", "curl"}},
+	})
+	allowedStill(t,
+		"openssl version",
+		"openssl rand -hex 16",
+	)
+}
+
+// TestCurlHomeRealBash: curl reads $CURL_HOME/.curlrc, whose output option
+// writes where the command line does not say (here a git hook).
+func TestCurlHomeRealBash(t *testing.T) {
+	runHarm(t, []harmCase{
+		{command: "printf 'output = .git/hooks/post-checkout\\n' > .curlrc; CURL_HOME=. curl -s file://$PWD/victim.txt", setup: harmRepo, tools: []string{"curl", "git"}, harm: ".git/hooks/post-checkout"},
+		{command: "printf 'output = ../out.txt\\n' > .curlrc; export CURL_HOME=$PWD; curl -s file://$PWD/victim.txt", tools: []string{"curl"}, harm: "../out.txt"},
+	})
+	allowedStill(t,
+		"curl -s file:///etc/hostname",
+		"curl -s -o out.txt file:///etc/hostname",
+	)
+}
+
+// TestForcePushSpellingsRealBash: under exclude git push --force, a push
+// that forces the update otherwise (a +refspec, --force-with-lease,
+// --mirror) is excluded too; run by real bash, origin's branch is rewound
+// to a commit that does not descend from it.
+func TestForcePushSpellingsRealBash(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("SKIPPED: git is not installed")
+	}
+	const setup = "git init -q -b main . && git -c user.email=a@b -c user.name=n commit -q --allow-empty -m one && " +
+		"git init -q --bare o.git && git remote add origin o.git && " +
+		"git -c user.email=a@b -c user.name=n commit -q --allow-empty -m two && git push -q origin main && " +
+		"git reset -q --hard HEAD~1 && git -c user.email=a@b -c user.name=n commit -q --allow-empty -m three"
+	for _, command := range []string{"git push -q origin +main", "git push -q origin +HEAD:main", "git push -q --force-with-lease origin main", "git push -q --mirror origin"} {
+		t.Run(command, func(t *testing.T) {
+			e := newTestEngine(t, Settings{Core: []string{"run_shell_command(git)"}, Exclude: []string{"run_shell_command(git push --force)"}, ApprovalMode: ApprovalYolo})
+			r := &realBash{t: t, e: e, root: e.resolver.Root()}
+			if d := r.decide(command); d.Decision == Allow {
+				t.Fatalf("decision %+v, want deny", d)
+			}
+			env := []string{"HOME=" + t.TempDir(), "GIT_CONFIG_NOSYSTEM=1"}
+			r.run("set -e; "+setup, env...)
+			r.run(command, env...)
+			if out := r.run("git -C o.git log -1 --format=%s main", env...); !strings.Contains(string(out), "three") {
+				t.Errorf("run by bash, %s did not force origin's main (%s): the case tests nothing", command, out)
+			}
+		})
+	}
+	e := newTestEngine(t, Settings{Core: []string{"run_shell_command(git)"}, Exclude: []string{"run_shell_command(git push --force)"}, ApprovalMode: ApprovalYolo})
+	for _, c := range []string{"git push origin main", "git push -u origin HEAD", "git push origin :old", "git push --tags"} {
+		if d, err := e.Decide(t.Context(), shellCall(c)); err != nil || d.Decision != Allow {
+			t.Errorf("%s: %+v %v, want allow", c, d, err)
+		}
+	}
 }

@@ -454,6 +454,10 @@ type GitSpec struct {
 	// CommandKeys are configuration keys (path.Match patterns, lower case)
 	// whose value is a shell command: it is parsed as an inner script.
 	CommandKeys []string `json:"command_keys"`
+	// BangCommandKeys are keys whose value is a shell command when it
+	// starts with "!" (submodule.NAME.update=!CMD); other values name a
+	// mode (checkout, rebase, merge, none).
+	BangCommandKeys []string `json:"bang_command_keys,omitempty"`
 	// CodeKeys are keys whose value makes git run code that cannot be seen
 	// (core.hooksPath, include.path): setting them is unprovable.
 	CodeKeys []string `json:"code_keys"`
@@ -615,7 +619,7 @@ func (c *Catalogue) Validate() error {
 					return fmt.Errorf("catalogue: program %q: subcommand_writes %q: %w", name, sub, err)
 				}
 			}
-			for _, k := range append(append(append([]string{}, p.Git.CommandKeys...), p.Git.CodeKeys...), p.Git.InertKeys...) {
+			for _, k := range slices.Concat(p.Git.CommandKeys, p.Git.BangCommandKeys, p.Git.CodeKeys, p.Git.InertKeys) {
 				if _, err := path.Match(k, ""); err != nil {
 					return fmt.Errorf("catalogue: program %q: bad key pattern %q", name, k)
 				}

@@ -1109,6 +1109,20 @@ func (w *walker) git(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scan
 	if ws, ok := gs.SubcommandWrites[sub.Value]; ok {
 		w.gitWrites(seg, sub, rest, ws, cdirs)
 	}
+	if sub.Value == "push" || sub.Value == "send-pack" {
+		// a refspec +SRC:DST, --force-with-lease and --mirror force the
+		// update as --force does: the push is read with -f too
+		force := false
+		for _, wd := range rest {
+			force = force || (!wd.Dynamic && len(wd.Value) > 1 && wd.Value[0] == '+')
+		}
+		for _, o := range seg.Options {
+			force = force || o == "--force-with-lease" || o == "--mirror"
+		}
+		if force && !contains(seg.Options, "-f") {
+			seg.Options = append(seg.Options, "-f")
+		}
+	}
 	if sub.Value == "apply" || sub.Value == "am" {
 		// git apply writes the files the patch names, as patch does
 		reportOnly := false
@@ -1212,7 +1226,9 @@ func (w *walker) git(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scan
 				continue
 			}
 			key := strings.ToLower(wd.Value)
-			if (strings.HasPrefix(key, gs.AliasPrefix) || matchAny(gs.CommandKeys, key) || matchAny(gs.CodeKeys, key)) && !gitConfigReads(rest, k) {
+			bang := matchAny(gs.BangCommandKeys, key) && k+1 < len(rest) &&
+				(rest[k+1].Dynamic || strings.HasPrefix(strings.TrimLeft(rest[k+1].Value, " \t"), "!"))
+			if (strings.HasPrefix(key, gs.AliasPrefix) || matchAny(gs.CommandKeys, key) || matchAny(gs.CodeKeys, key) || bang) && !gitConfigReads(rest, k) {
 				seg.addFinding(FindGitConfigPlants, "git config sets "+wd.Value+", which makes git run code later")
 			}
 			break
@@ -1385,6 +1401,14 @@ func (w *walker) gitConfig(seg *Segment, key string, value Word, aliases map[str
 		}
 		if value.Value != "" {
 			w.scriptWord(value, seg, "git -c "+key, c, false)
+		}
+	case matchAny(gs.BangCommandKeys, key):
+		// submodule.x.update=!CMD runs CMD; rebase, merge... name a mode
+		switch v := strings.TrimLeft(value.Value, " \t"); {
+		case value.Dynamic:
+			seg.addFinding(FindGitConfigCode, "git -c "+key+" is set to a value that is not known statically: it may be a command")
+		case strings.HasPrefix(v, "!") && len(v) > 1:
+			w.scriptWord(Word{Value: v[1:]}, seg, "git -c "+key, c, false)
 		}
 	case matchAny(gs.CodeKeys, key):
 		seg.addFinding(FindGitConfigCode, "git -c "+key+" makes git run code that cannot be checked")

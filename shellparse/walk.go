@@ -1388,6 +1388,15 @@ func (w *walker) views(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *sc
 			seg.AltPaths = append(seg.AltPaths, append([]string{stem}, p[1:]...))
 		}
 	}
+	// a package spec with a version (npx rimraf@5, uvx ruff@0.5) runs
+	// the package's program: rimraf@5 is also read as rimraf
+	if at := strings.LastIndexByte(seg.Program, '@'); at > 0 {
+		for _, p := range append([][]string{seg.Path}, seg.AltPaths...) {
+			if p[0] == seg.Program {
+				seg.AltPaths = append(seg.AltPaths, append([]string{seg.Program[:at]}, p[1:]...))
+			}
+		}
+	}
 	// the interpreter a versioned name is read as (lua5.4: lua)
 	if name := w.p.cat.versioned(seg.Program); name != "" && !strings.HasPrefix(seg.Program, name+".") {
 		for _, p := range append([][]string{seg.Path}, seg.AltPaths...) {

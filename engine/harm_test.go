@@ -581,6 +581,8 @@ func TestEdCommandOperandRealBash(t *testing.T) {
 		{command: "ed -s '!rm victim.txt'", tools: []string{"ed"}},
 		{command: "ed '!r\\m victim.txt' < /dev/null", tools: []string{"ed"}},
 		{command: "x='!rm victim.txt'; ed -s \"$x\" < /dev/null", tools: []string{"ed"}},
+		{command: "x=$(printf 'rm victim.txt'); ed -s \"!$x\" < /dev/null", tools: []string{"ed"}},
+		{command: "read -r x <<< 'rm victim.txt'; ed -s '!'\"$x\" < /dev/null", tools: []string{"ed"}},
 	})
 	allowedStill(t,
 		"ed -s victim.txt <<< ',p'",

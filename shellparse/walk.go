@@ -1139,8 +1139,7 @@ func (s *scanResult) hasWord(words []wordInfo, v string) bool {
 }
 
 // hasOperandPrefix reports, for a pattern PREFIX* (not a bare *), whether an
-// operand starts with PREFIX, or is dynamic from its first character on and
-// so may.
+// operand starts with PREFIX, or is dynamic and may ("!$c", '!'"$c", "$c").
 func (s *scanResult) hasOperandPrefix(words []wordInfo, pattern string) bool {
 	prefix, ok := strings.CutSuffix(pattern, "*")
 	if !ok || prefix == "" {
@@ -1151,7 +1150,7 @@ func (s *scanResult) hasOperandPrefix(words []wordInfo, pattern string) bool {
 		if !wd.Dynamic && strings.HasPrefix(wd.Value, prefix) {
 			return true
 		}
-		if wd.Dynamic && strings.IndexAny(strings.TrimLeft(wd.Value, "\"'"), "$`") == 0 {
+		if wd.Dynamic && mayStartWith(wd, prefix) {
 			return true
 		}
 	}

@@ -267,10 +267,11 @@ ask contains {
 #   (maybe_runs: screen, cargo), of a subcommand wrapper after its
 #   subcommand (uv run, podman unshare) or a make variable's value, that
 #   names a command with the same effect as an excluded one (screen -dm
-#   unlink v, make CC='unlink v') may be what it runs. (Operands of programs the
-#   catalogue does not describe at all are often subcommands: etcdctl del
-#   KEY, turbo unlink.) Entries that need options (find -delete) are not
-#   matched: the options of what such a program runs are not known.
+#   unlink v, make CC='unlink v') may be what it runs. (Operands of
+#   programs the catalogue does not describe at all are often subcommands:
+#   etcdctl del KEY, turbo unlink.) Entries that need options (find
+#   -delete) are not matched: the options of what such a program runs are
+#   not known.
 # custom:
 #   code: command_equivalent
 ask contains {

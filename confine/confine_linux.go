@@ -181,17 +181,21 @@ func Apply(s Spec) (Status, error) {
 			st.ReadOnly = append(st.ReadOnly, r.path) // outside every writable path: Landlock
 		}
 	}
-	if len(binds) > 0 {
+	if len(binds) > 0 || len(p.hidden) > 0 {
 		ok, why := privateMountNS()
 		if !ok {
 			st.Missing = append(st.Missing, why)
 			for _, r := range binds {
 				st.Unprotected = append(st.Unprotected, r.path+": under a writable path, and no private mount namespace")
 			}
+			for _, h := range p.hidden {
+				st.Unprotected = append(st.Unprotected, h+": secret, but readable: no private mount namespace to cover it")
+			}
 		} else {
-			if err := mountAll(p.pins, binds); err != nil {
+			if err := mountAll(p.pins, binds, p.hidden); err != nil {
 				return st, err
 			}
+			st.Hidden = p.hidden
 			// The working directory still refers to the directory as it
 			// was mounted before: relative paths would resolve beneath
 			// the new mounts, past the read-only ones. Enter it again.
@@ -223,14 +227,15 @@ func Apply(s Spec) (Status, error) {
 }
 
 // mountAll makes mounts private, pins directories by binding each onto
-// itself, and binds the protected paths read-only, parents first.
-func mountAll(pins []string, binds []roPath) error {
+// itself, binds the protected paths read-only and covers the hidden ones,
+// parents first.
+func mountAll(pins []string, binds []roPath, hidden []string) error {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return fmt.Errorf("confine: making mounts private: %w", err)
 	}
 	type op struct {
-		path string
-		ro   bool
+		path     string
+		ro, hide bool
 	}
 	var ops []op
 	for _, d := range pins {
@@ -239,8 +244,17 @@ func mountAll(pins []string, binds []roPath) error {
 	for _, r := range binds {
 		ops = append(ops, op{path: r.path, ro: true})
 	}
+	for _, h := range hidden {
+		ops = append(ops, op{path: h, hide: true})
+	}
 	sort.SliceStable(ops, func(i, j int) bool { return mountDepth(ops[i].path) < mountDepth(ops[j].path) })
 	for _, o := range ops {
+		if o.hide {
+			if err := cover(o.path); err != nil {
+				return fmt.Errorf("confine: %w", err)
+			}
+			continue
+		}
 		if o.ro {
 			if err := bindReadOnly(o.path); err != nil {
 				return fmt.Errorf("confine: %w", err)
@@ -250,6 +264,30 @@ func mountAll(pins []string, binds []roPath) error {
 		if err := unix.Mount(o.path, o.path, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
 			return fmt.Errorf("confine: pinning %s: %w", o.path, err)
 		}
+	}
+	return nil
+}
+
+// cover hides p under an empty read-only mount: a directory under a tmpfs
+// with nothing in it and no permissions, a file (or anything else) under
+// /dev/null.
+func cover(p string) error {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return err
+	}
+	const flags = unix.MS_NOSUID | unix.MS_NODEV | unix.MS_NOEXEC
+	if fi.IsDir() {
+		if err := unix.Mount("gate-hidden", p, "tmpfs", flags|unix.MS_RDONLY, "size=4k,nr_inodes=1,mode=000"); err != nil {
+			return fmt.Errorf("covering %s: %w", p, err)
+		}
+		return nil
+	}
+	if err := unix.Mount("/dev/null", p, "", unix.MS_BIND, ""); err != nil {
+		return fmt.Errorf("covering %s: %w", p, err)
+	}
+	if err := unix.Mount("", p, "", unix.MS_BIND|unix.MS_REMOUNT|unix.MS_RDONLY|flags, ""); err != nil {
+		return fmt.Errorf("making the cover of %s read-only: %w", p, err)
 	}
 	return nil
 }

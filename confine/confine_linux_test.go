@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -631,4 +632,51 @@ func TestGitCommitWithHook(t *testing.T) {
 	}
 	holds("ws/hook.out", "hook-ran\n")(t, &fixture{base: base})
 	holds("ws/.git/hooks/pre-commit", hook)(t, &fixture{base: base})
+}
+
+// Secret paths are covered by empty mounts: a confined bash can neither
+// read, list, write nor unmount them, whether they lie outside the root
+// (gate's state directory) or inside it. An entry that holds the root is
+// left readable and said so.
+func TestHiddenPaths(t *testing.T) {
+	requireConfinement(t, true)
+	hostMounts := mountinfo(t)
+	f := newFixture(t)
+	state := filepath.Join(f.outside, "state")
+	mkdir(t, state)
+	write(t, state+"/token", "secret-token")
+	write(t, f.root+"/key.pem", "secret-key")
+	f.spec.Hidden = []string{state + "/", "key.pem", f.base, "missing/"}
+	script := fmt.Sprintf(`S=%q R=%q
+cat "$S/token"; cat "$R/key.pem"; ls -A "$S"
+echo forged > "$S/token"; echo forged > "$R/key.pem"
+umount "$S"; umount -l "$R/key.pem"; cat "$S/token" "$R/key.pem"
+cat "$R/file.txt"
+exit 0`, state, f.root)
+	r := runConfined(t, f.tmp, true, childReq{Spec: f.spec, Dir: f.root, Argv: []string{"bash", "-c", script}})
+	if r.err != nil {
+		t.Fatalf("child: %v\n%s", r.err, r.stderr)
+	}
+	if strings.Contains(r.stdout, "secret") || strings.Contains(r.stdout, "token") {
+		t.Errorf("a hidden path was read: %q", r.stdout)
+	}
+	if !strings.Contains(r.stdout, original) {
+		t.Errorf("the control file.txt was not read: %q (stderr %s)", r.stdout, r.stderr)
+	}
+	realRoot, _ := filepath.EvalSymlinks(f.root)
+	realState, _ := filepath.EvalSymlinks(state)
+	if got, want := r.status.Hidden, []string{realState, realRoot + "/key.pem"}; !slices.Equal(got, want) {
+		t.Errorf("Hidden = %v, want %v", got, want)
+	}
+	if !slices.ContainsFunc(r.status.Unprotected, func(s string) bool { return strings.Contains(s, "holds the root") }) {
+		t.Errorf("Unprotected = %v, want the entry that holds the root", r.status.Unprotected)
+	}
+	for p, want := range map[string]string{state + "/token": "secret-token", f.root + "/key.pem": "secret-key"} {
+		if b, err := os.ReadFile(p); err != nil || string(b) != want {
+			t.Errorf("%s was changed: %q %v", p, b, err)
+		}
+	}
+	if got := mountinfo(t); got != hostMounts {
+		t.Errorf("the host mount namespace changed")
+	}
 }

@@ -2,7 +2,9 @@
 // writes are allowed only under the workspace root, the temp dir, a few
 // devices and the paths the user adds, and the protected paths inside them
 // (.git/hooks, .git/config, agent settings, gate's own files) are read-only.
-// Reads, execution and the network are left alone.
+// Secret paths (gate's state directory, which holds the server's bearer
+// token) are hidden where a mount namespace allows. Other reads, execution
+// and the network are left alone.
 //
 // # Use
 //
@@ -12,7 +14,7 @@
 // namespace of its own. In order, the helper:
 //
 //  1. is started with cmd.SysProcAttr = confine.SysProcAttr(base);
-//  2. calls Apply(Spec{Root, Writable, ReadOnly}) before starting anything
+//  2. calls Apply(Spec{Root, Writable, ReadOnly, Hidden}) before starting anything
 //     (and before any ptrace attach: the tracer is confined with its tracees,
 //     which Landlock requires for ptrace anyway);
 //  3. on an error, runs nothing (confinement may be half in place); on a nil
@@ -52,6 +54,14 @@
 // parent's, and no process that /proc lets it inspect shares it); otherwise
 // Status.Missing says so and the host's mounts are never touched.
 //
+// Hidden paths: Landlock cannot refuse a read under a readable tree either,
+// so each existing Hidden path is covered in the same namespace by an empty
+// read-only mount: a directory by an empty tmpfs (mode 000), a file by
+// /dev/null. Reading gives nothing, writing fails with EROFS, and the
+// Landlock domain cannot unmount the cover. An entry that holds the root is
+// left readable (it would hide the workspace) and listed in
+// Status.Unprotected, as are all Hidden paths without a mount namespace.
+//
 // Paths: Spec paths are cleaned lexically (so "a/../b" is "b"), made
 // absolute (relative to Root, "~/" to the home directory), then every symlink
 // in them is resolved before rules and mounts are made: a protected symlink
@@ -77,7 +87,8 @@
 //     outside the tree and not confined.
 //   - Without CAP_SYS_ADMIN (gate not run as root) there is no mount
 //     namespace: Landlock still confines writes to the writable paths, and
-//     protected paths inside them rely on the static policy.
+//     protected paths inside them, and hidden paths (for reads), rely on the
+//     static policy.
 //   - Tool caches outside the root (GOCACHE, ~/.npm) are not writable unless
 //     listed in Spec.Writable (gate.sandbox.writable).
 package confine

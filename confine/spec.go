@@ -24,6 +24,15 @@ type Spec struct {
 	// are relative to Root; "~/" entries are relative to the home directory;
 	// a trailing slash is ignored.
 	ReadOnly []string
+	// Hidden lists secret paths the command may neither read, list nor
+	// write (gate's state directory, which holds the server's bearer
+	// token: a command that reads it can approve its own calls). In the
+	// private mount namespace each is covered by an empty read-only mount:
+	// a directory by an empty tmpfs, a file by /dev/null. Landlock cannot
+	// refuse a read under a readable tree, so without a mount namespace
+	// they stay readable (Status.Unprotected says so) and only the static
+	// policy guards them. Entries resolve as ReadOnly's do.
+	Hidden []string
 }
 
 // Devices are the device paths that stay writable (and accept ioctls) under
@@ -51,8 +60,11 @@ type Status struct {
 	Writable []string `json:"writable,omitempty"`
 	// ReadOnly lists the resolved protected paths that are read-only (Apply).
 	ReadOnly []string `json:"read_only,omitempty"`
-	// Unprotected lists ReadOnly entries that are not protected, each as
-	// "path: reason" (Apply).
+	// Hidden lists the resolved secret paths covered by an empty mount
+	// (Apply).
+	Hidden []string `json:"hidden,omitempty"`
+	// Unprotected lists ReadOnly and Hidden entries that are not
+	// protected, each as "path: reason" (Apply).
 	Unprotected []string `json:"unprotected,omitempty"`
 	// Warnings lists weaknesses of the protection in force, such as hard
 	// links to protected files (Apply).
@@ -95,6 +107,7 @@ type roPath struct {
 type plan struct {
 	writable    []string // resolved, deduplicated, sorted
 	readOnly    []roPath
+	hidden      []string // resolved, existing
 	pins        []string // directories bind-mounted onto themselves so they cannot be renamed
 	unprotected []string
 	warnings    []string
@@ -209,6 +222,24 @@ func makePlan(s Spec, landlock bool) (*plan, error) {
 		}
 		p.warnings = append(p.warnings, hardLinks(r)...)
 	}
+	for _, entry := range s.Hidden {
+		r, err := resolvePath(root, home, entry)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			continue // nothing to read; the command cannot create it outside its writable paths
+		case err != nil:
+			p.unprotected = append(p.unprotected, fmt.Sprintf("%s: %v", entry, err))
+			continue
+		case within(root, r):
+			// Covering the root (or a parent of it) would hide the
+			// workspace itself.
+			p.unprotected = append(p.unprotected, fmt.Sprintf("%s: holds the root %s, left readable", entry, root))
+			continue
+		}
+		p.hidden = append(p.hidden, r)
+	}
+	sort.Strings(p.hidden)
+	p.hidden = slices.Compact(p.hidden)
 	sort.Slice(p.readOnly, func(i, j int) bool { return p.readOnly[i].path < p.readOnly[j].path })
 	p.readOnly = slices.CompactFunc(p.readOnly, func(a, b roPath) bool { return a.path == b.path })
 	sort.Strings(p.pins)

@@ -26,6 +26,22 @@ func (p *Policies) ProtectedPaths() ([]string, error) {
 	return out, nil
 }
 
+// SecretPaths returns the keys of data.gate.paths.secret: the paths no
+// call may read or write, as written there ("~/x/" under home, "/abs/"),
+// sorted.
+func (p *Policies) SecretPaths() ([]string, error) {
+	secret := map[string]any{}
+	if err := p.decode([]string{"gate", "paths", "secret"}, &secret); err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(secret))
+	for k := range secret {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
 // denyKeySet is the set of the path keys no command may write: gate's own
 // files (absolute keys) and data.gate.paths.deny.
 func denyKeySet(protected map[string]string, deny []string) map[string]bool {

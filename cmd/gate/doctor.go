@@ -86,6 +86,9 @@ type doctorReport struct {
 	Notes    []string          `json:"notes,omitempty"`
 	Writable []string          `json:"writable"`
 	ReadOnly []string          `json:"read_only"`
+	// Hidden are the secret paths the command can neither read nor write
+	// (covered by empty mounts; needs the private mount namespace).
+	Hidden []string `json:"hidden"`
 }
 
 func (a *app) doctorCommand() *cobra.Command {
@@ -107,7 +110,7 @@ func (a *app) doctorCommand() *cobra.Command {
 			rep := en.report
 			d := doctorReport{buildInfo: readBuildInfo(), Active: rep.Active, Missing: rep.Missing, Required: en.require,
 				Landlock: rep.Confine.Landlock, MountNS: rep.Confine.MountNS, Notes: rep.Confine.Missing,
-				Writable: append([]string{"<root>", "<temp dir>", "/dev/null, /dev/tty, /dev/pts, ... (devices)"}, en.writable...), ReadOnly: en.readOnly}
+				Writable: append([]string{"<root>", "<temp dir>", "/dev/null, /dev/tty, /dev/pts, ... (devices)"}, en.writable...), ReadOnly: en.readOnly, Hidden: en.hidden}
 			d.buildInfo.Layers = rep.Active
 			if asJSON {
 				enc := json.NewEncoder(a.stdout)
@@ -137,6 +140,11 @@ func (a *app) doctorCommand() *cobra.Command {
 				}
 				fmt.Fprintf(w, "  writable: %s\n", strings.Join(d.Writable, ", "))
 				fmt.Fprintf(w, "  read-only (protected where they exist; relative to the root): %s\n", strings.Join(d.ReadOnly, ", "))
+				hidden := "hidden (unreadable where they exist)"
+				if !d.MountNS {
+					hidden = "hidden: not covered without the private mount namespace, left to the static policy"
+				}
+				fmt.Fprintf(w, "  %s: %s\n", hidden, strings.Join(d.Hidden, ", "))
 			}
 			if err := rep.Check(en.require); err != nil {
 				a.exit = engine.ExitEnforcement

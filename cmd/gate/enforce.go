@@ -103,6 +103,9 @@ type enforcement struct {
 	// by gate doctor).
 	writable []string
 	readOnly []string
+	// hidden are the secret paths the confinement covers (gate's state
+	// directory and token file).
+	hidden []string
 }
 
 // detectEnforcement probes the layers and applies the configuration.
@@ -121,7 +124,31 @@ func (a *app) detectEnforcement(cfg *config) (*enforcement, error) {
 		return nil, err
 	}
 	en.readOnly = ro
+	if en.hidden, err = secretPaths(cfg.opts); err != nil {
+		return nil, err
+	}
 	return en, nil
+}
+
+// secretPaths are the paths the confinement hides from the command: every
+// entry of data.gate.paths.secret (gate's state directory, whose token
+// approves calls), plus gate's real state directory and token file.
+func secretPaths(opts engine.Options) ([]string, error) {
+	pol, err := engine.LoadPolicies(opts.PolicyDirs)
+	if err != nil {
+		return nil, err
+	}
+	list, err := pol.SecretPaths()
+	if err != nil {
+		return nil, err
+	}
+	for p := range opts.Secret {
+		if abs, err := filepath.Abs(p); err == nil {
+			list = append(list, abs)
+		}
+	}
+	slices.Sort(list)
+	return slices.Compact(list), nil
 }
 
 // readOnlyPaths are the protected paths the confinement makes read-only:
@@ -162,7 +189,7 @@ func (en *enforcement) supervision(root string) (*runner.Supervision, error) {
 	// one does not run.
 	s := &runner.Supervision{Self: self}
 	if en.report.Has(layers.FS) {
-		s.Confine = &confine.Spec{Root: root, Writable: en.writable, ReadOnly: en.readOnly}
+		s.Confine = &confine.Spec{Root: root, Writable: en.writable, ReadOnly: en.readOnly, Hidden: en.hidden}
 	}
 	return s, nil
 }

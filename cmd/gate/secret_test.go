@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gate-dev/gate/confine"
 )
 
 // TestAttackReadToken: an agent whose commands gate runs (yolo: nothing
@@ -99,5 +101,59 @@ func TestAttackReadToken(t *testing.T) {
 		if status, body := post("/v1/call", call); status != 200 || !strings.Contains(body, secret) {
 			t.Fatalf("control %s: %d %s", call, status, body)
 		}
+	}
+}
+
+// TestAttackReadTokenByScript: what the static decision cannot see. An
+// allowed command runs a script that reads gate serve's token from a path
+// spelt only inside the script, and lists the state directory. The fs
+// layer covers the state directory with an empty mount in the command's
+// mount namespace: the script runs (it reads an ordinary file beside it,
+// the control) but finds no token.
+func TestAttackReadTokenByScript(t *testing.T) {
+	needExecLayer(t)
+	needProgram(t, "python3")
+	if st := confine.Probe(); st.Landlock == 0 || !st.MountNS {
+		t.Skipf("SKIP: the fs layer cannot hide paths on this machine (it needs Landlock and a private mount namespace, so root): %s", st)
+	}
+	s := startServe(t, "--approval-mode", "yolo")
+	tok := s.token(t)
+	control := fmt.Sprintf("%x", []byte("the control"))
+	if err := os.WriteFile(filepath.Join(s.root, "plain"), []byte(control+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	script := fmt.Sprintf(`import os
+for p in [%q, "plain"]:
+    try:
+        print("read", p, open(p).read().strip())
+    except OSError as e:
+        print("refused", p, e.strerror)
+try:
+    print("listed", os.listdir(%q))
+except OSError as e:
+    print("refused listing", e.strerror)
+`, s.tokenFile, filepath.Dir(s.tokenFile))
+	if err := os.WriteFile(filepath.Join(s.root, "steal.py"), []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bs, _ := json.Marshal(map[string]any{"tool": "run_shell_command", "args": map[string]any{"command": "python3 steal.py", "is_background": false}})
+	req, err := http.NewRequest("POST", s.url+"/v1/call", strings.NewReader(string(bs)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+tok)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if strings.Contains(string(body), tok) {
+		t.Fatalf("the script read the token: %s", body)
+	}
+	if resp.StatusCode != 200 || !strings.Contains(string(body), "read plain "+control) || !strings.Contains(string(body), "refused "+s.tokenFile) ||
+		strings.Contains(string(body), "'token'") {
+		t.Fatalf("%d %s: want the script to run, read the control and find no token", resp.StatusCode, body)
 	}
 }

@@ -121,6 +121,9 @@ func New(opts Options) (*Runner, error) {
 	if opts.Pager == "" {
 		opts.Pager = DefaultPager
 	}
+	if err := shield(); err != nil {
+		return nil, fmt.Errorf("making gate unreadable by the commands it runs: %w", err)
+	}
 	r := &Runner{opts: opts, resolver: res, running: map[int]group{}}
 	if err := r.prepareSupervision(); err != nil {
 		return nil, err

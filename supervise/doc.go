@@ -43,6 +43,12 @@
 //     while any traced process lives (Tree.PIDs, Tree.Done) and then exits
 //     with the root's status (its exit code, or its signal raised again).
 //
+// Once the root is attached the helper makes itself non-dumpable
+// (PR_SET_DUMPABLE 0): the tree runs as the same user, and could otherwise
+// write the tracer's memory through /proc/PID/mem, attach to it or copy
+// its descriptors where Yama allows ptrace between any processes of one
+// user.
+//
 // Killing the helper (Tree.Kill, SIGKILL to its process group, the end of
 // a CommandContext) kills every traced process through PTRACE_O_EXITKILL:
 // that is how timeouts, cancel and shutdown reach setsid and double-forked

@@ -367,6 +367,13 @@ func (h *helper) attach(pid int) (int, bool) {
 	if _, _, errno := unix.Syscall6(unix.SYS_PTRACE, unix.PTRACE_SEIZE, uintptr(pid), 0, traceOptions, 0, 0); errno != 0 {
 		return h.killRoot(pid, "seize: "+errno.Error()), false
 	}
+	// Unreadable and untraceable by the tree from now on (same user): no
+	// process of it can write the tracer's memory through /proc/PID/mem,
+	// attach to it or take its descriptors (pidfd_getfd). The root was
+	// attached before; every later process is attached by inheritance.
+	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
+		return h.killRoot(pid, "prctl(PR_SET_DUMPABLE): "+err.Error()), false
+	}
 	p := &proc{pid: pid, program: e.Program, shell: true, swallowCont: true}
 	h.mu.Lock()
 	h.procs[pid] = p

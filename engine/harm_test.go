@@ -856,3 +856,62 @@ func TestForcePushSpellingsRealBash(t *testing.T) {
 		}
 	}
 }
+
+// TestToolchainAndCommandVariablesRealBash: variables that name where a
+// toolchain finds the programs it runs (COMPILER_PATH: gcc runs ./as
+// before PATH's; GOENV: the go command's settings file, whose GOFLAGS may
+// say -toolexec) make what runs unprovable; a program's own pager, editor,
+// browser or askpass variable (GH_PAGER, KUBE_EDITOR, GH_BROWSER) is a
+// command line, read as one.
+func TestToolchainAndCommandVariablesRealBash(t *testing.T) {
+	evil := "printf '#!/bin/sh\\nrm -f victim.txt\\nexit 1\\n' > "
+	runHarm(t, []harmCase{
+		{command: "COMPILER_PATH=. gcc -c x.c", tools: []string{"gcc"},
+			setup: "printf 'int main(void){return 0;}\\n' > x.c && " + evil + "as && chmod +x as"},
+		{command: "GOENV=./goenv go build -o /dev/null .", tools: []string{"go"},
+			setup: "printf 'module m\\ngo 1.21\\n' > go.mod && printf 'package main\\nfunc main() {}\\n' > main.go && " +
+				evil + "ev && chmod +x ev && printf 'GOFLAGS=-toolexec=%s/ev\\n' \"$PWD\" > goenv"},
+		{command: "GH_PAGER='rm victim.txt' gh pr list", tools: []string{"gh"}},
+		{command: "GH_BROWSER='rm victim.txt' gh browse", tools: []string{"gh"}},
+	})
+	// Decided only: the real runs need a cluster, or a copy of gcc's
+	// programs laid out under the prefix.
+	e := newTestEngine(t, exclude("run_shell_command(rm)", "run_shell_command(unlink)"))
+	for _, c := range []string{"KUBE_EDITOR='unlink victim.txt' kubectl edit pod x", "GCC_EXEC_PREFIX=./evil/ gcc -c x.c",
+		"SUDO_EDITOR='rm victim.txt' sudoedit f", "GIT_ASKPASS='rm victim.txt' git fetch", "GOROOT=./fake go build"} {
+		if d, err := e.Decide(t.Context(), shellCall(c)); err != nil || d.Decision == Allow {
+			t.Errorf("%s: %+v %v, want deny or ask", c, d, err)
+		}
+	}
+	allowedStill(t,
+		"KUBE_EDITOR=nano kubectl edit svc/x",
+		"AWS_PAGER= aws s3 ls",
+		"GH_PAGER=cat gh pr list",
+		"gcc -c x.c",
+		"CC=gcc make",
+	)
+}
+
+// TestMoreInterpretersRealBash: TypeScript runners (tsx, ts-node), zx,
+// kotlin and duckdb take code inline as node and sqlite3 do; lldb runs its
+// own commands (platform shell) as gdb does.
+func TestMoreInterpretersRealBash(t *testing.T) {
+	runHarm(t, []harmCase{
+		{command: `tsx -e 'require("fs").unlinkSync("victim.txt")'`, tools: []string{"tsx"}},
+		{command: `ts-node -T -O '{"module":"commonjs","moduleResolution":"node"}' -e 'require("fs").unlinkSync("victim.txt")'`, tools: []string{"ts-node"}},
+		{command: "zx <<< 'await $`rm victim.txt`'", tools: []string{"zx"}},
+		{command: `kotlin -e 'java.io.File("victim.txt").delete()'`, tools: []string{"kotlin"}},
+		{command: `duckdb -c ".shell rm victim.txt"`, tools: []string{"duckdb"}},
+		{command: "lldb -b -o 'platform shell rm victim.txt'", tools: []string{"lldb"}},
+	})
+	allowedStill(t,
+		"tsx src/index.ts",
+		"npx tsx watch src/index.ts",
+		"ts-node src/x.ts",
+		"zx script.mjs",
+		"duckdb db.duckdb -c 'SELECT 42'",
+		"lldb --version",
+		"kotlin -version",
+		"kotlinc hello.kt -include-runtime -d hello.jar",
+	)
+}

@@ -20,8 +20,9 @@ type Catalogue struct {
 	// description.
 	Programs map[string]*ProgramSpec `json:"programs"`
 	// EnvCommands lists environment variables whose value is a command line
-	// that a program will run (GIT_SSH_COMMAND, PAGER, EDITOR, ...). An
-	// assignment to one of them is parsed as an inner script.
+	// that a program will run (GIT_SSH_COMMAND, PAGER, EDITOR, ...), as
+	// names or shell patterns (*_PAGER). An assignment to one of them is
+	// parsed as an inner script.
 	EnvCommands []string `json:"env_commands"`
 	// EnvUnprovable lists environment variables (path.Match patterns) whose
 	// assignment makes the run unprovable: they load code from elsewhere

@@ -546,7 +546,7 @@ func (w *walker) assign(a *syntax.Assign, seg *Segment, c *ctx, owner ownerFn) {
 // a prefix of read).
 func (w *walker) specialName(name string) bool {
 	cat := w.p.cat
-	return contains(cat.EnvCommands, name) || contains(cat.PromptVars, name) || name == "PATH" || name == "HISTFILE" || strings.HasPrefix(name, "GIT_TRACE") ||
+	return matchAny(cat.EnvCommands, name) || contains(cat.PromptVars, name) || name == "PATH" || name == "HISTFILE" || strings.HasPrefix(name, "GIT_TRACE") ||
 		(matchAny(cat.EnvUnprovable, name) && !matchAny(cat.EnvInert, name))
 }
 
@@ -555,7 +555,7 @@ func (w *walker) specialName(name string) bool {
 func (w *walker) specialVar(name string, v Word, seg *Segment, c *ctx) {
 	cat := w.p.cat
 	switch {
-	case contains(cat.EnvCommands, name):
+	case matchAny(cat.EnvCommands, name):
 		if v.Dynamic {
 			seg.addFinding(FindEnvCode, name+" is set to a command that is not known statically")
 		} else if v.Value != "" {
@@ -682,7 +682,7 @@ func (w *walker) varName(v Word, seg *Segment, via string) {
 		}
 	}
 	cat := w.p.cat
-	if (matchAny(cat.EnvUnprovable, name) && !matchAny(cat.EnvInert, name)) || contains(cat.EnvCommands, name) || contains(cat.PromptVars, name) {
+	if (matchAny(cat.EnvUnprovable, name) && !matchAny(cat.EnvInert, name)) || matchAny(cat.EnvCommands, name) || contains(cat.PromptVars, name) {
 		seg.addFinding(FindEnvCode, via+" sets "+name+", which changes what runs in a way that cannot be checked")
 	}
 }

@@ -108,19 +108,38 @@ func SysProcAttr(base *syscall.SysProcAttr) *syscall.SysProcAttr {
 	return &a
 }
 
+// ParentMountNS returns this process's mount namespace as /proc names it
+// (mnt:[N]), for Spec.ParentMountNS of a helper it starts.
+func ParentMountNS() string {
+	ns, _ := os.Readlink("/proc/self/ns/mnt")
+	return ns
+}
+
 // privateMountNS reports whether this process is alone in its mount
 // namespace, the property that makes mounting safe: no other process sees
 // what it mounts. It is fast when the process shares its parent's namespace
 // (the usual mistake: started without [SysProcAttr]); otherwise it looks at
 // every process in /proc it may inspect.
-func privateMountNS() (bool, string) {
+//
+// parentNS is the mount namespace of the process that started this one, as
+// it named it (Spec.ParentMountNS); empty, it is read from /proc, and a
+// parent that cannot be read (a non-dumpable one, as gate is, seen by a
+// process without CAP_SYS_PTRACE) counts as sharing it.
+func privateMountNS(parentNS string) (bool, string) {
 	const prefix = "read-only mounts: "
 	self, err := os.Readlink("/proc/self/ns/mnt")
 	if err != nil {
 		return false, prefix + err.Error()
 	}
 	shared := prefix + "not in a mount namespace of its own (start the process with confine.SysProcAttr); the host's mounts are left alone"
-	if parent, err := os.Readlink(fmt.Sprintf("/proc/%d/ns/mnt", os.Getppid())); err == nil && parent == self {
+	if parentNS == "" {
+		p, err := os.Readlink(fmt.Sprintf("/proc/%d/ns/mnt", os.Getppid()))
+		if err != nil {
+			return false, prefix + "the parent's mount namespace is unknown (" + err.Error() + "; set Spec.ParentMountNS); the host's mounts are left alone"
+		}
+		parentNS = p
+	}
+	if parentNS == self {
 		return false, shared
 	}
 	d, err := os.Open("/proc")
@@ -182,7 +201,7 @@ func Apply(s Spec) (Status, error) {
 		}
 	}
 	if len(binds) > 0 || len(p.hidden) > 0 {
-		ok, why := privateMountNS()
+		ok, why := privateMountNS(s.ParentMountNS)
 		if !ok {
 			st.Missing = append(st.Missing, why)
 			for _, r := range binds {
@@ -209,7 +228,7 @@ func Apply(s Spec) (Status, error) {
 				st.ReadOnly = append(st.ReadOnly, r.path)
 			}
 		}
-	} else if ok, _ := privateMountNS(); ok {
+	} else if ok, _ := privateMountNS(s.ParentMountNS); ok {
 		st.MountNS = true // nothing needed a mount, but it was possible
 	}
 	sort.Strings(st.ReadOnly)

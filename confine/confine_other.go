@@ -22,6 +22,9 @@ func SysProcAttr(base *syscall.SysProcAttr) *syscall.SysProcAttr {
 	return &a
 }
 
+// ParentMountNS is empty off Linux.
+func ParentMountNS() string { return "" }
+
 // Apply confines nothing off Linux; the Status says so.
 func Apply(s Spec) (Status, error) {
 	p, err := makePlan(s, false)

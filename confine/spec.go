@@ -33,6 +33,13 @@ type Spec struct {
 	// they stay readable (Status.Unprotected says so) and only the static
 	// policy guards them. Entries resolve as ReadOnly's do.
 	Hidden []string
+	// ParentMountNS is the mount namespace of the process that starts the
+	// helper ([ParentMountNS] there): Apply mounts only in a namespace that
+	// differs from it and that no other process it can see shares. Empty,
+	// Apply reads the parent's from /proc, and mounts nothing when it
+	// cannot (gate is non-dumpable: a helper without CAP_SYS_PTRACE cannot
+	// read it).
+	ParentMountNS string
 }
 
 // Devices are the device paths that stay writable (and accept ioctls) under

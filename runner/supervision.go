@@ -174,6 +174,7 @@ func (r *Runner) prepareSupervision() error {
 		if spec.Root == "" {
 			spec.Root = r.resolver.Root()
 		}
+		spec.ParentMountNS = confine.ParentMountNS()
 		b, err := json.Marshal(spec)
 		if err != nil {
 			return err

@@ -39,7 +39,10 @@ func TestCommandCannotReadItsSupervisor(t *testing.T) {
 	bin := filepath.Join(base, "gate")
 	copyFile(t, self, bin, 0o755)
 	root, home := filepath.Join(base, "ws"), filepath.Join(base, "home")
-	for _, d := range []string{root, home} {
+	// A protected path in the root makes the fs layer mount (where it can):
+	// gate must still run the command, though the helper cannot read its
+	// non-dumpable parent's mount namespace.
+	for _, d := range []string{root, home, filepath.Join(root, ".git"), filepath.Join(root, ".git", "hooks")} {
 		if err := os.Mkdir(d, 0o755); err != nil {
 			t.Fatal(err)
 		}

@@ -47,12 +47,55 @@ func probe() Status {
 	if reason != "" {
 		s.Missing = append(s.Missing, reason)
 	}
-	if err := probeMountNS(); err != nil {
-		s.Missing = append(s.Missing, "read-only mounts: "+err.Error())
-	} else {
+	switch err := probeMountNS(nil); {
+	case err == nil:
 		s.MountNS = true
+	case os.Geteuid() != 0:
+		// Not root: a user namespace of its own gives the helper the
+		// right to mount in a mount namespace of its own.
+		if uerr := probeMountNS(userNS(nil)); uerr != nil {
+			s.Missing = append(s.Missing, "read-only mounts: "+err.Error()+"; in a user namespace of its own: "+uerr.Error())
+		} else {
+			s.MountNS, s.UserNS = true, true
+		}
+	default:
+		s.Missing = append(s.Missing, "read-only mounts: "+err.Error())
 	}
 	return s
+}
+
+// userNS adds to a (nil: a new one) a user namespace in which this
+// process's user and group are root: the helper may mount there, and only
+// there. Files of other users show as the overflow user (nobody) in it.
+func userNS(a *syscall.SysProcAttr) *syscall.SysProcAttr {
+	if a == nil {
+		a = &syscall.SysProcAttr{}
+	}
+	a.Cloneflags |= syscall.CLONE_NEWUSER
+	a.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getuid(), Size: 1}}
+	a.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getgid(), Size: 1}}
+	a.GidMappingsEnableSetgroups = false
+	return a
+}
+
+// CommandAttr returns base for the command the helper starts: when the
+// helper is root of a user namespace of its own (Spec.AsUser), the command
+// starts in a nested one where it is that user again, with no capability
+// (it can neither undo the mounts nor make new ones that count), and the
+// helper, root of the parent namespace, may still trace it.
+func CommandAttr(s Spec, base *syscall.SysProcAttr) *syscall.SysProcAttr {
+	if s.AsUser == nil {
+		return base
+	}
+	var a syscall.SysProcAttr
+	if base != nil {
+		a = *base
+	}
+	a.Cloneflags |= syscall.CLONE_NEWUSER
+	a.UidMappings = []syscall.SysProcIDMap{{ContainerID: s.AsUser.UID, HostID: 0, Size: 1}}
+	a.GidMappings = []syscall.SysProcIDMap{{ContainerID: s.AsUser.GID, HostID: 0, Size: 1}}
+	a.GidMappingsEnableSetgroups = false
+	return &a
 }
 
 // landlockABI returns the usable Landlock ABI, or 0 and why there is none.
@@ -75,9 +118,13 @@ func landlockABI() (int, string) {
 // mount namespace, whose mounts Go makes private) without running anything
 // in it: the program does not exist, so reaching the exec (ENOENT) proves the
 // unshare and the mount worked. Nothing in this process changes namespace.
-func probeMountNS() error {
+func probeMountNS(sys *syscall.SysProcAttr) error {
 	const missing = "/proc/self/gate-confine-probe-does-not-exist"
-	attr := &syscall.ProcAttr{Sys: &syscall.SysProcAttr{Unshareflags: syscall.CLONE_NEWNS}}
+	if sys == nil {
+		sys = &syscall.SysProcAttr{}
+	}
+	sys.Unshareflags |= syscall.CLONE_NEWNS
+	attr := &syscall.ProcAttr{Sys: sys}
 	pid, err := syscall.ForkExec(missing, []string{missing}, attr)
 	switch {
 	case err == nil:
@@ -102,7 +149,10 @@ func SysProcAttr(base *syscall.SysProcAttr) *syscall.SysProcAttr {
 	if base != nil {
 		a = *base
 	}
-	if Probe().MountNS {
+	if p := Probe(); p.MountNS {
+		if p.UserNS {
+			userNS(&a)
+		}
 		a.Unshareflags |= syscall.CLONE_NEWNS
 	}
 	return &a

@@ -22,6 +22,9 @@ func SysProcAttr(base *syscall.SysProcAttr) *syscall.SysProcAttr {
 	return &a
 }
 
+// CommandAttr returns base: off Linux there is no user namespace.
+func CommandAttr(_ Spec, base *syscall.SysProcAttr) *syscall.SysProcAttr { return base }
+
 // ParentMountNS is empty off Linux.
 func ParentMountNS() string { return "" }
 

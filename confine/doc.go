@@ -85,10 +85,17 @@
 //     opened before Apply (inherited descriptors stay writable).
 //   - What a writable UNIX socket's server does (a Docker daemon, say) is
 //     outside the tree and not confined.
-//   - Without CAP_SYS_ADMIN (gate not run as root) there is no mount
+//   - Without CAP_SYS_ADMIN (gate not run as root), [SysProcAttr] puts the
+//     helper in a user namespace of its own, where it is root and may mount
+//     (Status.UserNS); the command runs in a nested one as the user again
+//     ([CommandAttr], Spec.AsUser), and files of other users show as the
+//     overflow user (nobody) there. The helper writes the nested
+//     namespace's maps after Landlock is in force, so /proc is writable in
+//     that case (the command is not root: /proc/sys stays root's). Where
+//     the kernel refuses unprivileged user namespaces there is no mount
 //     namespace: Landlock still confines writes to the writable paths, and
-//     protected paths inside them, and hidden paths (for reads), rely on the
-//     static policy.
+//     protected paths inside them, and hidden paths (for reads), rely on
+//     the static policy.
 //   - Tool caches outside the root (GOCACHE, ~/.npm) are not writable unless
 //     listed in Spec.Writable (gate.sandbox.writable).
 package confine

@@ -22,7 +22,8 @@ func TestProbeLeavesNamespaceAlone(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_ = probeMountNS()
+			_ = probeMountNS(nil)
+			_ = probeMountNS(userNS(nil))
 		}()
 	}
 	wg.Wait()
@@ -31,7 +32,7 @@ func TestProbeLeavesNamespaceAlone(t *testing.T) {
 	if after != before || string(mountsAfter) != string(mounts) {
 		t.Errorf("probing changed this process's mount namespace: %s -> %s", before, after)
 	}
-	if err := probeMountNS(); err != nil {
+	if err := probeMountNS(nil); err != nil {
 		t.Logf("mount namespaces unavailable here: %v", err)
 	}
 }

@@ -40,6 +40,16 @@ type Spec struct {
 	// cannot (gate is non-dumpable: a helper without CAP_SYS_PTRACE cannot
 	// read it).
 	ParentMountNS string
+	// AsUser, when the helper runs as root of a user namespace of its own
+	// ([SysProcAttr] does that when gate is not root: Status.UserNS), is the
+	// user and group the command runs as ([CommandAttr]).
+	AsUser *IDs
+}
+
+// IDs are a user and a group ID, as the caller has them.
+type IDs struct {
+	UID int
+	GID int
 }
 
 // Devices are the device paths that stay writable (and accept ioctls) under
@@ -63,6 +73,10 @@ type Status struct {
 	// private mount namespace (Probe: a private mount namespace with bind
 	// mounts can be made).
 	MountNS bool `json:"mount_ns"`
+	// UserNS says the mount namespace is made inside a user namespace of
+	// the helper's own, because this process is not root: there, files of
+	// other users (root's) show as the overflow user, nobody.
+	UserNS bool `json:"user_ns,omitempty"`
 	// Writable lists the resolved paths writes are allowed under (Apply).
 	Writable []string `json:"writable,omitempty"`
 	// ReadOnly lists the resolved protected paths that are read-only (Apply).
@@ -187,6 +201,13 @@ func makePlan(s Spec, landlock bool) (*plan, error) {
 	}
 	for _, w := range s.Writable {
 		add(w, false)
+	}
+	if s.AsUser != nil {
+		// The helper, root of its own user namespace, writes the
+		// command's uid_map and gid_map under /proc after Landlock is in
+		// force. The command is not root there: /proc's system files
+		// stay root's, its processes' files are guarded by ptrace rules.
+		add("/proc", false)
 	}
 	sort.Strings(p.writable)
 	p.writable = slices.Compact(p.writable)

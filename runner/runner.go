@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/gate-dev/gate/confine"
 	"io"
 	"maps"
 	"os"
@@ -121,12 +122,18 @@ func New(opts Options) (*Runner, error) {
 	if opts.Pager == "" {
 		opts.Pager = DefaultPager
 	}
-	if err := shield(); err != nil {
-		return nil, fmt.Errorf("making gate unreadable by the commands it runs: %w", err)
-	}
 	r := &Runner{opts: opts, resolver: res, running: map[int]group{}}
 	if err := r.prepareSupervision(); err != nil {
 		return nil, err
+	}
+	// Confined commands are in a Landlock domain, which may not read or
+	// trace a process outside it: gate. Otherwise gate shields itself. (A
+	// non-dumpable gate could not start a helper in a user namespace of
+	// its own: the helper's uid_map would not be gate's to write.)
+	if r.confineSpec == nil || !confine.Probe().Active() {
+		if err := shield(); err != nil {
+			return nil, fmt.Errorf("making gate unreadable by the commands it runs: %w", err)
+		}
 	}
 	r.layers = layerReport(opts)
 	r.env = buildEnv(opts)

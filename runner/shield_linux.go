@@ -9,5 +9,6 @@ import "golang.org/x/sys/unix"
 // bearer token, an approval in flight) or attach to it with ptrace and run
 // its code. A non-dumpable process can be neither, except by a process
 // with CAP_SYS_PTRACE; it also leaves no core dump. The exec supervisor's
-// helper does the same for itself.
+// helper does the same for itself. New calls it when commands are not
+// confined: a Landlock domain already keeps confined ones out.
 func shield() error { return unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0) }

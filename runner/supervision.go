@@ -175,6 +175,9 @@ func (r *Runner) prepareSupervision() error {
 			spec.Root = r.resolver.Root()
 		}
 		spec.ParentMountNS = confine.ParentMountNS()
+		if confine.Probe().UserNS {
+			spec.AsUser = &confine.IDs{UID: os.Getuid(), GID: os.Getgid()}
+		}
 		b, err := json.Marshal(spec)
 		if err != nil {
 			return err

@@ -83,9 +83,12 @@ type doctorReport struct {
 	Required []string          `json:"required,omitempty"`
 	Landlock int               `json:"landlock_abi"`
 	MountNS  bool              `json:"mount_ns"`
-	Notes    []string          `json:"notes,omitempty"`
-	Writable []string          `json:"writable"`
-	ReadOnly []string          `json:"read_only"`
+	// UserNS: the mount namespace is made in a user namespace of the
+	// helper's own (gate is not root).
+	UserNS   bool     `json:"user_ns"`
+	Notes    []string `json:"notes,omitempty"`
+	Writable []string `json:"writable"`
+	ReadOnly []string `json:"read_only"`
 	// Hidden are the secret paths the command can neither read nor write
 	// (covered by empty mounts; needs the private mount namespace).
 	Hidden []string `json:"hidden"`
@@ -109,7 +112,7 @@ func (a *app) doctorCommand() *cobra.Command {
 			}
 			rep := en.report
 			d := doctorReport{buildInfo: readBuildInfo(), Active: rep.Active, Missing: rep.Missing, Required: en.require,
-				Landlock: rep.Confine.Landlock, MountNS: rep.Confine.MountNS, Notes: rep.Confine.Missing,
+				Landlock: rep.Confine.Landlock, MountNS: rep.Confine.MountNS, UserNS: rep.Confine.UserNS, Notes: rep.Confine.Missing,
 				Writable: append([]string{"<root>", "<temp dir>", "/dev/null, /dev/tty, /dev/pts, ... (devices)"}, en.writable...), ReadOnly: en.readOnly, Hidden: en.hidden}
 			d.buildInfo.Layers = rep.Active
 			if asJSON {
@@ -135,6 +138,9 @@ func (a *app) doctorCommand() *cobra.Command {
 					fmt.Fprintf(w, "  %-7s %s%s\n", l, state, req)
 				}
 				fmt.Fprintf(w, "\nConfinement:\n  landlock ABI: %d\n  read-only mounts (private mount namespace): %t\n", d.Landlock, d.MountNS)
+				if d.UserNS {
+					fmt.Fprintf(w, "  mounts made in a user namespace of the helper's own (gate is not root): other users' files show as nobody to commands\n")
+				}
 				for _, n := range d.Notes {
 					fmt.Fprintf(w, "  note: %s\n", n)
 				}

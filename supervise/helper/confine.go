@@ -12,7 +12,7 @@ import (
 // means none) to the helper, so that the command and everything it starts
 // inherit it. A spec that does not decode, or an Apply that fails, is an
 // error: the command does not run.
-func BeforeStart(spec []byte, _ *exec.Cmd) error {
+func BeforeStart(spec []byte, cmd *exec.Cmd) error {
 	if len(spec) == 0 {
 		return nil
 	}
@@ -20,6 +20,9 @@ func BeforeStart(spec []byte, _ *exec.Cmd) error {
 	if err := json.Unmarshal(spec, &s); err != nil {
 		return fmt.Errorf("confinement spec: %w", err)
 	}
-	_, err := confine.Apply(s)
-	return err
+	if _, err := confine.Apply(s); err != nil {
+		return err
+	}
+	cmd.SysProcAttr = confine.CommandAttr(s, cmd.SysProcAttr)
+	return nil
 }

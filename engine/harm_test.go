@@ -915,3 +915,50 @@ func TestMoreInterpretersRealBash(t *testing.T) {
 		"kotlinc hello.kt -include-runtime -d hello.jar",
 	)
 }
+
+// TestHelpOptionsExit: an interpreter given only its help or version
+// option prints it and exits, without reading a program from stdin: not a
+// REPL. Run for real with code on stdin, the code does not run.
+func TestHelpOptionsExit(t *testing.T) {
+	e := newTestEngine(t, exclude("run_shell_command(rm)"))
+	root := e.resolver.Root()
+	for _, c := range []struct{ command, code string }{
+		{"python3 -h", "import os; os.remove('victim.txt')"},
+		{"node -h", "require('fs').unlinkSync('victim.txt')"},
+		{"perl -h", "unlink 'victim.txt'"},
+		{"ruby -h", "File.delete('victim.txt')"},
+		{"php -v", "<?php unlink('victim.txt');"},
+		{"ts-node -h", "require('fs').unlinkSync('victim.txt')"},
+		{"tsx -v", "require('fs').unlinkSync('victim.txt')"},
+		{"zx -h", "await fs.remove('victim.txt')"},
+	} {
+		t.Run(c.command, func(t *testing.T) {
+			if d, err := e.Decide(t.Context(), shellCall(c.command)); err != nil || d.Decision != Allow {
+				t.Errorf("%+v %v, want allow", d, err)
+			}
+			prog := strings.Fields(c.command)[0]
+			if _, err := exec.LookPath(prog); err != nil {
+				t.Skipf("SKIPPED the real run (the decision was checked): %s is not installed", prog)
+			}
+			victim := filepath.Join(root, "victim.txt")
+			if err := os.WriteFile(victim, []byte("v\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command("bash", "-c", c.command+" >/dev/null 2>&1; true")
+			cmd.Dir, cmd.Stdin = root, strings.NewReader(c.code)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("%v %s", err, out)
+			}
+			if _, err := os.Stat(victim); err != nil {
+				t.Errorf("the code on stdin ran: %v", err)
+			}
+		})
+	}
+	// Still REPLs: no option, and ruby -v (its version, then a program
+	// from stdin).
+	for _, c := range []string{"python3", "node", "ruby -v"} {
+		if d, err := e.Decide(t.Context(), shellCall(c)); err != nil || d.Decision == Allow {
+			t.Errorf("%s: %+v %v, want deny or ask", c, d, err)
+		}
+	}
+}

@@ -13,29 +13,21 @@ import (
 // ProtectedPaths returns the keys of data.gate.paths.deny (policies/gate/paths):
 // the paths no call may write, as written there ("x/y/" under the root,
 // "~/x" under home, "/abs/"), sorted.
-func (p *Policies) ProtectedPaths() ([]string, error) {
-	deny := map[string]any{}
-	if err := p.decode([]string{"gate", "paths", "deny"}, &deny); err != nil {
-		return nil, err
-	}
-	out := make([]string, 0, len(deny))
-	for k := range deny {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out, nil
-}
+func (p *Policies) ProtectedPaths() ([]string, error) { return p.pathKeys("deny") }
 
 // SecretPaths returns the keys of data.gate.paths.secret: the paths no
 // call may read or write, as written there ("~/x/" under home, "/abs/"),
 // sorted.
-func (p *Policies) SecretPaths() ([]string, error) {
-	secret := map[string]any{}
-	if err := p.decode([]string{"gate", "paths", "secret"}, &secret); err != nil {
+func (p *Policies) SecretPaths() ([]string, error) { return p.pathKeys("secret") }
+
+// pathKeys returns the keys of data.gate.paths.<list>, sorted.
+func (p *Policies) pathKeys(list string) ([]string, error) {
+	m := map[string]any{}
+	if err := p.decode([]string{"gate", "paths", list}, &m); err != nil {
 		return nil, err
 	}
-	out := make([]string, 0, len(secret))
-	for k := range secret {
+	out := make([]string, 0, len(m))
+	for k := range m {
 		out = append(out, k)
 	}
 	sort.Strings(out)

@@ -119,53 +119,35 @@ func (a *app) detectEnforcement(cfg *config) (*enforcement, error) {
 		require: require,
 	}
 	en.writable = append(runner.DefaultWritable(os.Getenv), a.list(keyWritable)...)
-	ro, err := readOnlyPaths(cfg.opts)
+	pol, err := engine.LoadPolicies(cfg.opts.PolicyDirs)
 	if err != nil {
 		return nil, err
 	}
-	en.readOnly = ro
-	if en.hidden, err = secretPaths(cfg.opts); err != nil {
+	// The protected paths the confinement makes read-only: every entry of
+	// data.gate.paths.deny (policies/gate/paths: .git/hooks, .git/config,
+	// agent settings, .gate/, shell start-up files in home...; entries
+	// relative to the root are taken at the root), plus gate's own
+	// settings files and policy directories.
+	if en.readOnly, err = confinedPaths(pol.ProtectedPaths, cfg.opts.Protected); err != nil {
+		return nil, err
+	}
+	// The paths it hides: every entry of data.gate.paths.secret (gate's
+	// state directory, whose token approves calls), plus gate's real state
+	// directory and token file.
+	if en.hidden, err = confinedPaths(pol.SecretPaths, cfg.opts.Secret); err != nil {
 		return nil, err
 	}
 	return en, nil
 }
 
-// secretPaths are the paths the confinement hides from the command: every
-// entry of data.gate.paths.secret (gate's state directory, whose token
-// approves calls), plus gate's real state directory and token file.
-func secretPaths(opts engine.Options) ([]string, error) {
-	pol, err := engine.LoadPolicies(opts.PolicyDirs)
+// confinedPaths is the policies' list of paths (as written there) and the
+// extra ones (made absolute), sorted, without repeats.
+func confinedPaths(fromPolicies func() ([]string, error), extra map[string]string) ([]string, error) {
+	list, err := fromPolicies()
 	if err != nil {
 		return nil, err
 	}
-	list, err := pol.SecretPaths()
-	if err != nil {
-		return nil, err
-	}
-	for p := range opts.Secret {
-		if abs, err := filepath.Abs(p); err == nil {
-			list = append(list, abs)
-		}
-	}
-	slices.Sort(list)
-	return slices.Compact(list), nil
-}
-
-// readOnlyPaths are the protected paths the confinement makes read-only:
-// every entry of data.gate.paths.deny (policies/gate/paths: .git/hooks,
-// .git/config, agent settings, .gate/, shell start-up files in home...;
-// entries relative to the root are taken at the root), plus gate's own
-// settings files and policy directories.
-func readOnlyPaths(opts engine.Options) ([]string, error) {
-	pol, err := engine.LoadPolicies(opts.PolicyDirs)
-	if err != nil {
-		return nil, err
-	}
-	list, err := pol.ProtectedPaths()
-	if err != nil {
-		return nil, err
-	}
-	for p := range opts.Protected {
+	for p := range extra {
 		if abs, err := filepath.Abs(p); err == nil {
 			list = append(list, abs)
 		}

@@ -30,19 +30,7 @@ func TestAttackReadToken(t *testing.T) {
 	}
 	post := func(path, body string) (int, string) {
 		t.Helper()
-		req, err := http.NewRequest("POST", s.url+path, strings.NewReader(body))
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Authorization", "Bearer "+tok)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		bs, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, string(bs)
+		return postToken(t, s.url+path, tok, body)
 	}
 	shell := func(cmd string) string {
 		bs, _ := json.Marshal(map[string]any{"tool": "run_shell_command", "args": map[string]any{"command": cmd, "is_background": false}})
@@ -137,7 +125,21 @@ except OSError as e:
 		t.Fatal(err)
 	}
 	bs, _ := json.Marshal(map[string]any{"tool": "run_shell_command", "args": map[string]any{"command": "python3 steal.py", "is_background": false}})
-	req, err := http.NewRequest("POST", s.url+"/v1/call", strings.NewReader(string(bs)))
+	status, body := postToken(t, s.url+"/v1/call", tok, string(bs))
+	if strings.Contains(body, tok) {
+		t.Fatalf("the script read the token: %s", body)
+	}
+	if status != 200 || !strings.Contains(body, "read plain "+control) || !strings.Contains(body, "refused "+s.tokenFile) ||
+		strings.Contains(body, "'token'") {
+		t.Fatalf("%d %s: want the script to run, read the control and find no token", status, body)
+	}
+}
+
+// postToken posts a JSON body to url with a bearer token and returns the
+// status and the body of the answer.
+func postToken(t *testing.T, url, tok, body string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest("POST", url, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,12 +150,6 @@ except OSError as e:
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	if strings.Contains(string(body), tok) {
-		t.Fatalf("the script read the token: %s", body)
-	}
-	if resp.StatusCode != 200 || !strings.Contains(string(body), "read plain "+control) || !strings.Contains(string(body), "refused "+s.tokenFile) ||
-		strings.Contains(string(body), "'token'") {
-		t.Fatalf("%d %s: want the script to run, read the control and find no token", resp.StatusCode, body)
-	}
+	bs, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(bs)
 }

@@ -39,6 +39,10 @@ type app struct {
 	// tokenFile is the server's --token-file, a secret like gate's state
 	// directory: no call may read or write it.
 	tokenFile string
+	// socketFile is the unix socket the API listens on (--listen or
+	// --approvals-listen unix:PATH): whoever connects to it may approve
+	// calls, so it is a secret too.
+	socketFile string
 }
 
 // usageError is a mistake in the command line (exit status 2).

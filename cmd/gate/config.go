@@ -46,6 +46,9 @@ func (a *app) loadConfig() (*config, error) {
 	if a.tokenFile != "" {
 		cfg.opts.Secret[a.tokenFile] = "the server's bearer token approves calls"
 	}
+	if a.socketFile != "" {
+		cfg.opts.Secret[a.socketFile] = "gate's unix socket: whoever connects to it may approve calls"
+	}
 	s := &cfg.opts.Settings
 	for _, file := range a.list("settings") {
 		fv, err := readSettings(file)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -13,6 +14,23 @@ import (
 // isUnixListen reports whether a --listen address names a unix socket
 // (unix:PATH).
 func isUnixListen(addr string) bool { return strings.HasPrefix(addr, "unix:") }
+
+// unixSocketPath is the absolute path of a unix:PATH address, "" for any
+// other.
+func unixSocketPath(addr string) string {
+	if !isUnixListen(addr) {
+		return ""
+	}
+	p := strings.TrimPrefix(addr, "unix:")
+	if p == "" {
+		return ""
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return ""
+	}
+	return abs
+}
 
 // listen listens on a TCP address, or on a unix socket for unix:PATH. The
 // socket file is made with mode 0600 (only its owner may connect); a stale

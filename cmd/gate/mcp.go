@@ -50,6 +50,7 @@ func (a *app) mcpCommand() *cobra.Command {
 			}
 			log := slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 			a.tokenFile = bo.tokenFile
+			a.socketFile = unixSocketPath(approvalAddr)
 			g, err := a.newGateway(cmd.Context(), ro, log)
 			if err != nil {
 				return err

@@ -1,14 +1,17 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gate-dev/gate/confine"
 )
@@ -152,4 +155,77 @@ func postToken(t *testing.T, url, tok, body string) (int, string) {
 	defer resp.Body.Close()
 	bs, _ := io.ReadAll(resp.Body)
 	return resp.StatusCode, string(bs)
+}
+
+// TestAttackSocketFromCommand: gate serve on a unix socket needs no token,
+// the socket's mode is the authentication, and the commands it runs are its
+// own user: they could connect to it and approve their own calls. The
+// socket is a secret path: naming it is refused, and the fs layer covers it
+// in the command's mount namespace, so a script that connects to it by a
+// path the static layer cannot see is refused.
+func TestAttackSocketFromCommand(t *testing.T) {
+	needExecLayer(t)
+	needProgram(t, "python3")
+	if st := confine.Probe(); st.Landlock == 0 || !st.MountNS {
+		t.Skipf("SKIP: the fs layer cannot hide paths on this machine (it needs Landlock and a private mount namespace): %s", st)
+	}
+	dir, err := os.MkdirTemp("", "gate-sock-") // short: socket paths are limited to ~100 bytes
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	sock := filepath.Join(dir, "gate.sock")
+	root := t.TempDir()
+	script := fmt.Sprintf(`import socket
+s = socket.socket(socket.AF_UNIX)
+try:
+    s.connect(%q)
+    s.sendall(b"GET /readyz HTTP/1.0\r\nHost: localhost\r\n\r\n")
+    print("answered", s.recv(64))
+except OSError as e:
+    print("refused", e.strerror)
+`, sock)
+	if err := os.WriteFile(filepath.Join(root, "s.py"), []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	privateState(t)
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	served := make(chan string, 1)
+	go func() {
+		_, _, stderr := runGate(t, ctx, "serve", "--root", root, "--approval-mode", "yolo", "--listen", "unix:"+sock)
+		served <- stderr
+	}()
+	c := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+		return (&net.Dialer{}).DialContext(ctx, "unix", sock)
+	}}}
+	for i := 0; ; i++ {
+		if resp, err := c.Get("http://localhost/readyz"); err == nil {
+			resp.Body.Close()
+			break
+		}
+		if i == 500 {
+			t.Fatal("gate serve did not start")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	call := func(command string) string {
+		bs, _ := json.Marshal(map[string]any{"tool": "run_shell_command", "args": map[string]any{"command": command, "is_background": false}})
+		resp, err := c.Post("http://localhost/v1/call", "application/json", strings.NewReader(string(bs)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return string(body)
+	}
+	if body := call("curl -s --unix-socket " + sock + " http://localhost/v1/approvals"); !strings.Contains(body, "path_protected") {
+		t.Errorf("naming the socket: %s", body)
+	}
+	body := call("python3 s.py")
+	if !strings.Contains(body, "refused") || strings.Contains(body, "answered") {
+		t.Errorf("a script reached gate's socket: %s", body)
+	}
+	stop()
+	<-served
 }

@@ -327,6 +327,7 @@ func (a *app) serveCommand() *cobra.Command {
 				return usagef("--max-body-inflight (%d) must be at least --max-body (%d)", maxInfl, maxBody)
 			}
 			a.tokenFile = bo.tokenFile
+			a.socketFile = unixSocketPath(listenAddr)
 			g, err := a.newGateway(cmd.Context(), ro, log)
 			if err != nil {
 				return err

@@ -646,12 +646,17 @@ func TestHiddenPaths(t *testing.T) {
 	mkdir(t, state)
 	write(t, state+"/token", "secret-token")
 	write(t, f.root+"/key.pem", "secret-key")
-	f.spec.Hidden = []string{state + "/", "key.pem", f.base, "missing/"}
+	// A hidden directory in the root, with a protected path inside it:
+	// the cover hides both, and no read-only mount is tried beneath it.
+	mkdir(t, f.root+"/hid/inner")
+	write(t, f.root+"/hid/inner/secret.txt", "secret-inner")
+	f.spec.ReadOnly = append(f.spec.ReadOnly, "hid/inner/")
+	f.spec.Hidden = []string{state + "/", "key.pem", f.base, "missing/", "hid/"}
 	script := fmt.Sprintf(`S=%q R=%q
 cat "$S/token"; cat "$R/key.pem"; ls -A "$S"
 echo forged > "$S/token"; echo forged > "$R/key.pem"
 umount "$S"; umount -l "$R/key.pem"; cat "$S/token" "$R/key.pem"
-cat "$R/file.txt"
+cat "$R/file.txt"; cat "$R/hid/inner/secret.txt"; ls -A "$R/hid"
 exit 0`, state, f.root)
 	r := runConfined(t, f.tmp, true, childReq{Spec: f.spec, Dir: f.root, Argv: []string{"bash", "-c", script}})
 	if r.err != nil {
@@ -665,7 +670,7 @@ exit 0`, state, f.root)
 	}
 	realRoot, _ := filepath.EvalSymlinks(f.root)
 	realState, _ := filepath.EvalSymlinks(state)
-	if got, want := r.status.Hidden, []string{realState, realRoot + "/key.pem"}; !slices.Equal(got, want) {
+	if got, want := r.status.Hidden, []string{realState, realRoot + "/hid", realRoot + "/key.pem"}; !slices.Equal(got, want) {
 		t.Errorf("Hidden = %v, want %v", got, want)
 	}
 	if !slices.ContainsFunc(r.status.Unprotected, func(s string) bool { return strings.Contains(s, "holds the root") }) {

@@ -268,6 +268,13 @@ func makePlan(s Spec, landlock bool) (*plan, error) {
 	}
 	sort.Strings(p.hidden)
 	p.hidden = slices.Compact(p.hidden)
+	// What a hidden path holds is covered whole: a read-only mount or a
+	// pin inside it would have nothing to mount on.
+	inHidden := func(r string) bool {
+		return slices.ContainsFunc(p.hidden, func(h string) bool { return within(r, h) })
+	}
+	p.readOnly = slices.DeleteFunc(p.readOnly, func(r roPath) bool { return r.bind && inHidden(r.path) })
+	p.pins = slices.DeleteFunc(p.pins, inHidden)
 	sort.Slice(p.readOnly, func(i, j int) bool { return p.readOnly[i].path < p.readOnly[j].path })
 	p.readOnly = slices.CompactFunc(p.readOnly, func(a, b roPath) bool { return a.path == b.path })
 	sort.Strings(p.pins)

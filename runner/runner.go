@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/gate-dev/gate/confine"
 	"io"
 	"maps"
 	"os"
@@ -15,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gate-dev/gate/confine"
 	"github.com/gate-dev/gate/fstools"
 	"github.com/gate-dev/gate/layers"
 	"github.com/gate-dev/gate/supervise"

@@ -29,7 +29,7 @@ var inputKeys = []string{
 	"transparent", "function_call", "imports_code", "proven_code", "content_known", "findings", "code", "keys",
 	"path_keys", "uncertain_keys", "identity", "maybe_runs", "maybe_keys",
 	// PathInput
-	"raw", "resolved", "inside_root", "rel", "exists", "dir", "symlink", "links", "git_ignored", "access",
+	"raw", "resolved", "inside_root", "rel", "exists", "dir", "symlink", "links", "git_ignored", "access", "replaces",
 	"source", "segment",
 	// Change, ToolError
 	"new", "old_size", "new_size", "diff", "replacements", "repair", "type", "display",
@@ -185,7 +185,7 @@ const segmentFields = 19
 
 func segmentValue(s *SegmentInput, contexts map[contextKey]*ast.Term) *ast.Term {
 	n := segmentFields
-	for _, set := range []bool{s.ProgramPath != "", len(s.AltPaths) > 0, len(s.Chdir) > 0, s.Relinks,
+	for _, set := range []bool{s.ProgramPath != "", len(s.AltPaths) > 0, len(s.Chdir) > 0, s.Relinks, s.Replaces,
 		s.ChdirUnknown, s.Via != "", s.Wrapper, s.Transparent, s.FunctionCall, s.ImportsCode, s.ProvenCode,
 		s.ContentKnown, s.Identity != "", len(s.MaybeRuns) > 0, len(s.MaybeKeys) > 0} {
 		if set {
@@ -245,6 +245,7 @@ func segmentValue(s *SegmentInput, contexts map[contextKey]*ast.Term) *ast.Term 
 		b.set("chdir", stringsTerm(s.Chdir))
 	}
 	b.boolOmit("relinks", s.Relinks)
+	b.boolOmit("replaces", s.Replaces)
 	b.boolOmit("chdir_unknown", s.ChdirUnknown)
 	b.set("context", contextTerm(s.Context, contexts))
 	b.bool("background", s.Background)
@@ -305,6 +306,7 @@ func pathValue(p *PathInput) *ast.Term {
 	b.str("access", p.Access)
 	b.str("source", p.Source)
 	b.bool("dynamic", p.Dynamic)
+	b.boolOmit("replaces", p.Replaces)
 	if p.Segment != nil {
 		b.int("segment", *p.Segment)
 	}

@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -960,5 +961,100 @@ func TestHelpOptionsExit(t *testing.T) {
 		if d, err := e.Decide(t.Context(), shellCall(c)); err != nil || d.Decision == Allow {
 			t.Errorf("%s: %+v %v, want deny or ask", c, d, err)
 		}
+	}
+}
+
+// TestDeviceReplacedRealBash: the devices a command may write outside the
+// root (data.gate.paths.writable: /dev/null, /dev/stdout) are written in
+// place only. A program that puts a new file under the name or changes its
+// mode (mv x /dev/null replaced the machine's /dev/null, and x was gone)
+// is a write outside the root. The real runs use a stand-in file listed as
+// writable, not the machine's /dev/null.
+func TestDeviceReplacedRealBash(t *testing.T) {
+	dev := filepath.Join(t.TempDir(), "null")
+	pol := t.TempDir()
+	data := `{"gate": {"paths": {"writable": {"` + dev + `": "a stand-in for /dev/null"}}}}`
+	if err := os.WriteFile(filepath.Join(pol, "data.json"), []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := newTestEngine(t, exclude("run_shell_command(rm)"), pol)
+	r := &realBash{t: t, e: e, root: e.resolver.Root()}
+	// reset writes victim.txt and the stand-in, and returns its identity;
+	// the stand-in stays open until the test ends, so that its inode is
+	// not reused by a file that replaces it.
+	reset := func(t *testing.T) os.FileInfo {
+		for f, text := range map[string]string{filepath.Join(r.root, "victim.txt"): "victim\n", dev: "a\n"} {
+			os.Remove(f)
+			if err := os.WriteFile(f, []byte(text), 0o666); err != nil {
+				t.Fatal(err)
+			}
+		}
+		f, err := os.Open(dev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		fi, err := f.Stat()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi
+	}
+	same := func(before os.FileInfo) bool {
+		after, err := os.Lstat(dev)
+		if err != nil || !os.SameFile(before, after) || after.Mode() != before.Mode() {
+			return false
+		}
+		b, a := before.Sys().(*syscall.Stat_t), after.Sys().(*syscall.Stat_t)
+		return a.Uid == b.Uid && a.Gid == b.Gid
+	}
+	for _, c := range []struct {
+		command string
+		tools   []string
+		root    bool // the real run needs root
+	}{
+		{command: "mv victim.txt DEV"},
+		{command: "mv -fT victim.txt DEV"},
+		{command: "ln -sf victim.txt DEV"},
+		{command: "cp --remove-destination victim.txt DEV"},
+		{command: "cp -b victim.txt DEV"},
+		{command: "install victim.txt DEV"},
+		{command: "sed -i s/a/b/ DEV"},
+		{command: "rsync victim.txt DEV", tools: []string{"rsync"}},
+		{command: "chmod 000 DEV"},
+		{command: "chown 65534 DEV", root: true},
+		{command: "chgrp 65534 DEV", root: true},
+	} {
+		command := strings.ReplaceAll(c.command, "DEV", dev)
+		t.Run(c.command, func(t *testing.T) {
+			if d := r.decide(command); d.Decision == Allow {
+				t.Errorf("decision %+v, want deny or ask", d)
+			}
+			for _, tool := range c.tools {
+				if _, err := exec.LookPath(tool); err != nil {
+					t.Skipf("SKIPPED the real run (the decision was checked): %s is not installed", tool)
+				}
+			}
+			if c.root && os.Geteuid() != 0 {
+				t.Skip("SKIPPED the real run (the decision was checked): it needs root")
+			}
+			before := reset(t)
+			if out := r.run(command); same(before) {
+				t.Errorf("run by bash, the command left the stand-in as it was (%s): the case tests nothing", out)
+			}
+		})
+	}
+	// Written in place: the same file, the same mode.
+	for _, c := range []string{"echo x > DEV", "cp victim.txt DEV", "dd if=victim.txt of=DEV status=none", "tee DEV < victim.txt", "sort -o DEV victim.txt"} {
+		command := strings.ReplaceAll(c, "DEV", dev)
+		t.Run(c, func(t *testing.T) {
+			if d := r.decide(command); d.Decision != Allow {
+				t.Errorf("decision %+v, want allow", d)
+			}
+			before := reset(t)
+			if out := r.run(command); !same(before) {
+				t.Errorf("run by bash, the command replaced the stand-in (%s)", out)
+			}
+		})
 	}
 }

@@ -128,6 +128,11 @@ type PathInput struct {
 	Dynamic bool `json:"dynamic"`
 	// Segment is the shell segment the path belongs to.
 	Segment *int `json:"segment,omitempty"`
+	// Replaces is set when the program puts a new file under the name, or
+	// changes its mode or owner, instead of writing into the file it leads
+	// to (mv, install, sed -i, chmod: Segment.Replaces): the devices of
+	// data.gate.paths.writable are written in place only.
+	Replaces bool `json:"replaces,omitempty"`
 	// Keys are the lookup keys of data.gate.paths (see policies/gate/paths).
 	Keys []string `json:"keys"`
 }
@@ -364,6 +369,7 @@ func (e *Engine) shellInput(ctx context.Context, in *Input, args map[string]any)
 			}
 			pi := in.addPath(e, base, w.Value, "write", source)
 			pi.Segment = &id
+			pi.Replaces = source == "argument" && seg.Replaces
 			written[pi.Resolved] = true
 		}
 		for _, r := range seg.Redirects {

@@ -183,6 +183,14 @@ test_shell_writes_to_writable_paths if {
 	}
 }
 
+# mv x /dev/null, sed -i, chmod: a new file under the device's name, or a
+# new mode, is not a write into the device.
+test_shell_replacing_a_writable_path if {
+	every p in ["/dev/null", "/dev/stderr"] {
+		_codes(_redirect(object.union(lib.abs(p, "write", "argument"), {"replaces": true}))) == {"path_outside_root"}
+	}
+}
+
 # /dev/nullx is not /dev/null.
 test_shell_writable_near_miss if {
 	_codes(_redirect(lib.abs("/dev/nullx", "write", "redirect"))) == {"path_outside_root"}

@@ -524,6 +524,14 @@ type WritesSpec struct {
 	// invocations with one of these options (cp -s, cp -l).
 	Relinks     bool     `json:"relinks,omitempty"`
 	RelinksWhen []string `json:"relinks_when,omitempty"`
+	// Replaces marks programs that put a new file under the name they
+	// write, or change its mode or owner, instead of writing into the file
+	// the name leads to (install, rsync, sed -i, chmod; Relinks implies
+	// it): done to a device such as /dev/null, that changes the device for
+	// every program. ReplacesWhen limits it to invocations with one of
+	// these options (cp --remove-destination, cp --backup).
+	Replaces     bool     `json:"replaces,omitempty"`
+	ReplacesWhen []string `json:"replaces_when,omitempty"`
 	// ModeOnly marks programs that change a file's metadata, not its
 	// content (chmod, touch): running the file later is not running text
 	// this command wrote.

@@ -93,6 +93,11 @@ type Segment struct {
 	// the catalogue's writes.relinks): paths later segments use may lead
 	// elsewhere at run time than when the command was decided.
 	Relinks bool `json:"relinks,omitempty"`
+	// Replaces is set when the files the program writes through its
+	// arguments get a new file under their name, or a new mode or owner,
+	// rather than data written into them (mv, install, sed -i, chmod; the
+	// catalogue's writes.replaces).
+	Replaces bool `json:"replaces,omitempty"`
 	// Chdir lists the static directories changed into (cd) before this
 	// segment runs, in order; ChdirUnknown is set when the directory cannot
 	// be known.

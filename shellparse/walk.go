@@ -1470,6 +1470,7 @@ func (w *walker) writes(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *s
 	for _, opt := range ws.RelinksWhen {
 		seg.Relinks = seg.Relinks || sc.hasOption(opt)
 	}
+	seg.Replaces = seg.Replaces || seg.Relinks || ws.Replaces || slices.ContainsFunc(ws.ReplacesWhen, sc.hasOption)
 	operands := sc.operands
 	if spec.InlineCode != nil && spec.InlineCode.Operand && len(operands) > 0 {
 		codeGiven := false

@@ -117,7 +117,11 @@ ask contains {
 	not _writable_outside(p)
 }
 
+# A device is written in place only: a program that puts a new file under
+# its name (mv, install, sed -i) or changes its mode (chmod) changes it for
+# every program (mv x /dev/null replaces /dev/null, and x is gone).
 _writable_outside(p) if {
+	not p.replaces
 	some key in p.keys
 	data.gate.paths.writable[key]
 }

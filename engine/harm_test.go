@@ -144,6 +144,12 @@ func TestDeletionEquivalentsRealBash(t *testing.T) {
 		{command: "git read-tree -u --reset $(git mktree < /dev/null)", setup: harmRepo, tools: []string{"git"}},
 		{command: "git diff -R --no-index /dev/null victim.txt | git apply", setup: harmRepo, tools: []string{"git"}},
 		{command: "git apply -R <(git diff --no-index /dev/null victim.txt)", setup: harmRepo, tools: []string{"git"}},
+		// programs whose work is deleting files
+		{command: "wipe -f -q victim.txt", tools: []string{"wipe"}},
+		{command: "wipe -fq victim.txt", tools: []string{"wipe"}},
+		{command: "scrub -r victim.txt", tools: []string{"scrub"}},
+		{command: "safe-rm victim.txt", tools: []string{"safe-rm"}},
+		{command: "rclone deletefile victim.txt", tools: []string{"rclone"}},
 	})
 	allowedStill(t,
 		"tar -cf build.tar src",

@@ -1064,3 +1064,23 @@ func TestDeviceReplacedRealBash(t *testing.T) {
 		})
 	}
 }
+
+// TestWgetAskpassRealBash: wget runs the program --use-askpass names (also
+// as the .wgetrc command use_askpass, given by -e or in the file WGETRC
+// names) before it connects, whether or not the server asks for a
+// password; -e output_document writes where the command line does not say.
+func TestWgetAskpassRealBash(t *testing.T) {
+	const script = "printf '#!/bin/sh\\nrm victim.txt\\n' > e; chmod +x e; "
+	runHarm(t, []harmCase{
+		{command: script + "wget -q -t1 --use-askpass=./e http://127.0.0.1:1/", tools: []string{"wget"}},
+		{command: script + "wget -q -t1 -e use_askpass=./e http://127.0.0.1:1/", tools: []string{"wget"}},
+		{command: script + "wget -q -t1 --execute='use-ask_pass = ./e' http://127.0.0.1:1/", tools: []string{"wget"}},
+		{command: script + "printf 'use_askpass = ./e\\n' > w.rc; WGETRC=w.rc wget -q -t1 http://127.0.0.1:1/", tools: []string{"wget"}},
+		{command: "wget -q -t1 -e output_document=.git/hooks/post-checkout http://127.0.0.1:1/", setup: harmRepo, tools: []string{"wget", "git"}, harm: ".git/hooks/post-checkout"},
+	})
+	allowedStill(t,
+		"wget -q -O- http://127.0.0.1:1/",
+		"wget -e robots=off -r -np http://127.0.0.1:1/",
+		"wget --use-askpass http://127.0.0.1:1/",
+	)
+}

@@ -136,6 +136,10 @@ type ProgramSpec struct {
 	// code or configuration gate does not read (Match exec, Include,
 	// PKCS11Provider).
 	ConfigCodeKeys []string `json:"config_code_keys,omitempty"`
+	// ConfigKeyIgnore lists characters the program drops from a key before
+	// reading it (wget: use_askpass, use-askpass and useaskpass are one
+	// key); ConfigCodeKeys are written without them.
+	ConfigKeyIgnore string `json:"config_key_ignore,omitempty"`
 	// ScriptOperands lists operand positions (0-based, after options) whose value is a
 	// shell script run later, such as trap's first operand.
 	ScriptOperands []int `json:"script_operands,omitempty"`

@@ -1080,6 +1080,14 @@ func (w *walker) configLine(v Word, seg *Segment, spec *ProgramSpec, via string,
 		end = len(line)
 	}
 	key := strings.ToLower(line[:end])
+	if spec.ConfigKeyIgnore != "" {
+		key = strings.Map(func(r rune) rune {
+			if strings.ContainsRune(spec.ConfigKeyIgnore, r) {
+				return -1
+			}
+			return r
+		}, key)
+	}
 	if v.Dynamic && (end == len(line) || !isName(line[:end])) {
 		seg.addFinding(FindUnknownOption, via+" is given a setting not known statically ("+v.Value+"): it may name a command to run")
 		return

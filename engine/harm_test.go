@@ -1084,3 +1084,88 @@ func TestWgetAskpassRealBash(t *testing.T) {
 		"wget --use-askpass http://127.0.0.1:1/",
 	)
 }
+
+// TestBuildToolProgramsRealBash: the programs a build tool is told to run
+// (go's -toolexec, -exec and -vettool; any make variable a recipe runs,
+// make CC=./cc) are program files: one the command writes first runs what
+// it wrote.
+func TestBuildToolProgramsRealBash(t *testing.T) {
+	const script = "printf '#!/bin/sh\\nrm -f victim.txt\\nexit 1\\n' > e; chmod +x e; "
+	const module = "printf 'module m\\ngo 1.21\\n' > go.mod && printf 'package main\\n\\nfunc main() {}\\n' > m.go"
+	const test = "printf 'module m\\ngo 1.21\\n' > go.mod && printf 'package m\\n\\nimport \"testing\"\\n\\nfunc TestX(t *testing.T) {}\\n' > m_test.go"
+	// the go runs share the build cache of the tests' own go (a fresh one
+	// compiles the testing package anew for every go test)
+	if out, err := exec.Command("go", "env", "GOCACHE").Output(); err == nil && len(out) > 1 {
+		t.Setenv("GOCACHE", strings.TrimSpace(string(out)))
+	}
+	runHarm(t, []harmCase{
+		{command: script + "go build -toolexec ./e .", setup: module, tools: []string{"go"}},
+		{command: script + "go build -toolexec=./e -o /dev/null .", setup: module, tools: []string{"go"}},
+		{command: script + "go test -exec ./e .", setup: test, tools: []string{"go"}},
+		{command: script + "go vet -vettool=$PWD/e .", setup: module, tools: []string{"go"}},
+		{command: script + "make CC=./e x", setup: "printf 'int main(void) { return 0; }\\n' > x.c", tools: []string{"make"}},
+		{command: script + "make RM=./e clean", setup: "printf 'clean:\\n\\t$(RM) x.o\\n' > Makefile", tools: []string{"make"}},
+	})
+	allowedStill(t,
+		"go build -o bin/app ./...",
+		"go test -count=1 -run TestX ./...",
+		"go vet ./...",
+		"make CC=gcc CFLAGS=-O2",
+		"make -j4 all",
+		"go env GOPATH",
+	)
+}
+
+// TestGlobOptionInjectionRealBash: a pattern bash replaces with file names
+// gives a program the names starting with "-" as options (tar cf x.tar *
+// beside a file named --checkpoint-action=exec=sh s.sh runs s.sh). Names
+// the command creates first are the parser's to see; names already in the
+// directory (planted by an earlier call) the engine's.
+func TestGlobOptionInjectionRealBash(t *testing.T) {
+	const payload = "printf 'rm victim.txt\\n' > s.sh; "
+	const plant = "touch -- --checkpoint=1 '--checkpoint-action=exec=sh s.sh'"
+	runHarm(t, []harmCase{
+		{command: payload + plant + "; tar cf x.tar *", tools: []string{"tar"}},
+		{command: payload + "mkdir -- --checkpoint=1 '--checkpoint-action=exec=sh s.sh'; tar cf x.tar *", tools: []string{"tar"}},
+		{command: payload + "echo > --checkpoint=1; echo > '--checkpoint-action=exec=sh s.sh'; tar cf x.tar *", tools: []string{"tar"}},
+		{command: "tar cf x.tar *", setup: payload + plant, tools: []string{"tar"}},
+		{command: "tar cf x.tar [-s]*", setup: payload + plant, tools: []string{"tar"}},
+		{command: payload + "touch -- '-e sh s.sh'; rsync -a * x:y", tools: []string{"rsync"}},
+		{command: "rsync -a * x:y", setup: payload + "touch -- '-e sh s.sh'", tools: []string{"rsync"}},
+	})
+	allowedStill(t,
+		"tar cf x.tar *",
+		"tar cf x.tar ./*",
+		"tar cf x.tar -- *",
+		"rsync -a *.txt backup/",
+		"ls *",
+	)
+	// With the planted names there, the safe spellings stay allowed.
+	r := newRealBash(t, payload+plant)
+	for _, c := range []string{"tar cf x.tar ./*", "tar cf x.tar -- *", "ls *.txt"} {
+		if d := r.decide(c); d.Decision != Allow {
+			t.Errorf("%s: %+v, want allow", c, d)
+		}
+	}
+}
+
+// TestDynamicOptionsRealBash: a word only known at run time that starts as
+// an option (-e"$X", -vettool=$D/x) is that option with a value known at
+// run time; before git's subcommand, any such word may be -c KEY=VALUE.
+func TestDynamicOptionsRealBash(t *testing.T) {
+	runHarm(t, []harmCase{
+		{command: "X=\"sh -c 'rm victim.txt'\"; rsync -e\"$X\" README.md x:y", setup: "echo r > README.md", tools: []string{"rsync"}},
+		{command: "X=\"sh -c 'rm victim.txt'\"; rsync \"-e$X\" README.md x:y", setup: "echo r > README.md", tools: []string{"rsync"}},
+		{command: "X='rm victim.txt'; tar -I\"$X\" -cf y.tar README.md", setup: "echo r > README.md", tools: []string{"tar"}},
+		{command: "X='rm victim.txt'; tar -cf y.tar --use-compress-program=\"$X\" README.md", setup: "echo r > README.md", tools: []string{"tar"}},
+		{command: "X=-c; git $X 'alias.x=!rm victim.txt' x", setup: harmRepo, tools: []string{"git"}},
+		{command: "X=-c; git \"$X\" 'alias.x=!rm victim.txt' x", setup: harmRepo, tools: []string{"git"}},
+	})
+	allowedStill(t,
+		"rsync -av \"$SRC\" backup/",
+		"tar -czf out.tgz \"$DIR\"",
+		"git -C \"$DIR\" status",
+		"git commit -qm \"$MSG\"",
+		"git log \"$REV\"",
+	)
+}

@@ -404,6 +404,9 @@ func (e *Engine) shellInput(ctx context.Context, in *Input, args map[string]any)
 		} else {
 			e.programFacts(in, seg, written, created[i])
 		}
+		if why := e.optionGlobMatch(in.Cwd, seg.Segment); why != "" {
+			seg.Findings = append(seg.Findings, shellparse.Finding{Code: shellparse.FindUnknownOption, Message: why})
+		}
 		if seg.ImportsCode && writtenBefore[i] {
 			seg.Findings = append(seg.Findings, shellparse.Finding{Code: shellparse.FindInlineCode,
 				Message: seg.Program + " runs inline code that imports modules, and a part of the command that may run first may write one of them"})
@@ -418,6 +421,55 @@ func (e *Engine) shellInput(ctx context.Context, in *Input, args map[string]any)
 		seg.MaybeKeys = pathPrefixes(seg.MaybeRuns, e.idx.maxPath)
 	}
 	return nil
+}
+
+// maxOptionGlobScan bounds the names optionGlobMatch reads in a directory;
+// a larger directory is not proven free of names starting with "-".
+const maxOptionGlobScan = 1 << 16
+
+// optionGlobMatch checks the patterns among a segment's arguments that bash
+// may replace with a name starting with "-" (Segment.OptionGlobs) against
+// the names in the directory the segment runs in: tar cf x.tar * with a
+// file named --checkpoint-action=exec=sh s.sh there runs s.sh.
+func (e *Engine) optionGlobMatch(cwd string, seg *shellparse.Segment) string {
+	if len(seg.OptionGlobs) == 0 {
+		return ""
+	}
+	dir, known := e.segmentDir(cwd, seg)
+	if !known {
+		return fmt.Sprintf("the pattern %s may match a name starting with -, which %s would read as an option, in a directory only known at run time", seg.OptionGlobs[0], seg.Program)
+	}
+	f, err := os.Open(dir)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return ""
+		}
+		return fmt.Sprintf("the pattern %s may match a name starting with -, which %s would read as an option, and the directory cannot be read: %v", seg.OptionGlobs[0], seg.Program, err)
+	}
+	defer f.Close()
+	for read := 0; ; {
+		names, err := f.Readdirnames(1024)
+		for _, name := range names {
+			if !strings.HasPrefix(name, "-") {
+				continue
+			}
+			for _, g := range seg.OptionGlobs {
+				first, _, _ := strings.Cut(g, "/")
+				if shellparse.GlobMayMatch(first, name) {
+					return fmt.Sprintf("the pattern %s matches %q in %s, which %s would read as an option", g, name, dir, seg.Program)
+				}
+			}
+		}
+		if read += len(names); read > maxOptionGlobScan {
+			return fmt.Sprintf("the pattern %s may match a name starting with -, which %s would read as an option, in a directory of over %d entries", seg.OptionGlobs[0], seg.Program, maxOptionGlobScan)
+		}
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return ""
+			}
+			return fmt.Sprintf("the pattern %s may match a name starting with -, which %s would read as an option, and the directory cannot be read: %v", seg.OptionGlobs[0], seg.Program, err)
+		}
+	}
 }
 
 // maxImportScan bounds the directory entries importShadow reads; a larger

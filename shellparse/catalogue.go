@@ -197,7 +197,8 @@ type ProgramSpec struct {
 	// VarFiles are the variables of VarOperands whose value names program
 	// files the program reads or runs (make MAKEFILES=mk reads mk first,
 	// SHELL=./s runs every recipe with ./s): one the command writes first,
-	// or stdin, is unprovable.
+	// or stdin, is unprovable. "*" reads every variable so (make CC=./cc:
+	// a recipe may run any variable's value).
 	VarFiles []string `json:"var_files,omitempty"`
 	// MaybeRuns keeps, for a program whose entry describes only some of
 	// its ways (tmux -f, cargo --config), the reading a program without an
@@ -767,6 +768,25 @@ func (p *ProgramSpec) takesValue(opt string) bool {
 		return false
 	}
 	return p != nil && contains(p.OptionsWithValue, opt)
+}
+
+// runsOrWritesOptions reports whether the program has options whose value
+// it runs, reads as code or configuration, or writes.
+func (p *ProgramSpec) runsOrWritesOptions() bool {
+	if p == nil {
+		return false
+	}
+	n := len(p.ScriptOptions) + len(p.ConfigOptions) + len(p.ProgramFileOptions)
+	if ic := p.InlineCode; ic != nil {
+		n += len(ic.Options) + len(ic.FileOptions)
+	}
+	if wr := p.Wrapper; wr != nil {
+		n += len(wr.ScriptOptions) + len(wr.ShellOptions) + len(wr.SplitOptions)
+	}
+	if p.Writes != nil {
+		n += len(p.Writes.Options)
+	}
+	return n > 0 || p.Git != nil || len(p.ExecActions) > 0
 }
 
 // knowsOption reports whether the spec says what opt is: an option of a

@@ -211,7 +211,7 @@ func (w *walker) varFiles(seg *Segment, words []wordInfo, spec *ProgramSpec, sc 
 		wd := words[i]
 		name, val, ok := strings.Cut(wd.Value, "=")
 		name = strings.TrimRight(name, ":+?!")
-		if !ok || !contains(spec.VarFiles, name) {
+		if !ok || !(contains(spec.VarFiles, name) || contains(spec.VarFiles, "*")) {
 			continue
 		}
 		if wd.Dynamic {

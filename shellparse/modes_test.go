@@ -67,7 +67,7 @@ func TestSegmentsGdbLongOnly(t *testing.T) {
 func TestSegmentsOptionSpellings(t *testing.T) {
 	runRows(t, []row{
 		r("ssh -o=ProxyCommand='rm x' h", seg("ssh", "ssh", "-o=ProxyCommand=rm x", "h").wraps(), seg("rm", "rm", "x").in("wrapper").by(0, "ssh -o ProxyCommand")),
-		r("find . -exec$IFS rm {} +", seg("find", "find", ".", "-exec$IFS", "rm", "{}", "+").dyn(2).find("dynamic_script")),
+		r("find . -exec$IFS rm {} +", seg("find", "find", ".", "-exec$IFS", "rm", "{}", "+").dyn(2).find("dynamic_script", "unknown_option")),
 		r("find . -name x $a", seg("find", "find", ".", "-name", "x", "$a").dyn(4).find("dynamic_script")),
 		r("find $d -mtime -$n -print", seg("find", "find", "$d", "-mtime", "-$n", "-print").dyn(1, 3)),
 		r("tar cIf 'rm x' t.tar .", seg("tar", "tar", "cIf", "rm x", "t.tar", ".").wraps().writes(wd("t.tar")), seg("rm", "rm", "x").in("wrapper").by(0, "tar -I")),

@@ -826,6 +826,10 @@ type state struct {
 	// set when there were more names than maxWritten.
 	writeCount map[string]int
 	overflow   bool
+	// dashNames holds the base names starting with "-" of files and
+	// directories that segments walked so far may create (touch and mkdir
+	// included): a pattern bash expands later may turn one into an option.
+	dashNames []string
 	// contents holds the text cat wrote from a literal here-document to a
 	// file (keyed by its path from the directories changed into), and
 	// contentUses the segments that ran such a file as code: the file must

@@ -93,6 +93,10 @@ type Segment struct {
 	// the catalogue's writes.relinks): paths later segments use may lead
 	// elsewhere at run time than when the command was decided.
 	Relinks bool `json:"relinks,omitempty"`
+	// OptionGlobs are the patterns among the arguments, where the program
+	// still reads options, that bash may replace with a name starting with
+	// "-" (*, ?x, [ab]*): the engine checks the names in the directory.
+	OptionGlobs []string `json:"-"`
 	// Replaces is set when the files the program writes through its
 	// arguments get a new file under their name, or a new mode or owner,
 	// rather than data written into them (mv, install, sed -i, chmod; the

@@ -555,7 +555,10 @@ func TestSegmentsGit(t *testing.T) {
 		r("git --no-pager log", seg("git", "git", "--no-pager", "log")),
 		r("git -c user.name=x commit -m msg", seg("git", "git", "-c", "user.name=x", "commit", "-m", "msg")),
 		r("git config user.name bob", seg("git", "git", "config", "user.name", "bob")),
-		r("git $sub", seg("git", "git", "$sub").dyn(1)),
+		// $sub may be -c KEY=VALUE, or an option that takes one
+		r("git $sub", seg("git", "git", "$sub").dyn(1).find("git_config_code")),
+		r("git -c\"$kv\" log", seg("git", "git", "-c\"$kv\"", "log").dyn(1).find("git_config_code")),
+		r("git log \"$rev\"", seg("git", "git", "log", "\"$rev\"").dyn(2)),
 	})
 }
 

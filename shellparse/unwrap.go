@@ -987,6 +987,12 @@ func (w *walker) git(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scan
 	i := 1
 	for i < len(words) {
 		wd := words[i]
+		if lit := optionPrefix(wd.Value); wd.Dynamic && (lit == "" || strings.HasPrefix(lit, "-")) {
+			// git $X status, git -c"$X" log: -c KEY=VALUE may make git
+			// run a command
+			seg.addFinding(FindGitConfigCode, "git is given "+clip(wd.Value)+" where it reads its options, only known at run time: it may be -c KEY=VALUE, which makes git run a command")
+			break
+		}
 		if wd.Dynamic || !isOption(wd.Value) {
 			break
 		}

@@ -770,10 +770,16 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 		words = w.subcommandName(seg, words, spec, sc)
 		sc = scan(words, spec)
 	}
+	for _, v := range sc.unread {
+		seg.addFinding(FindUnknownOption, seg.Program+" is given "+clip(v)+", an option only known at run time: it may be one that runs a command or writes a file")
+	}
 	if seg.ProgramPath != "" && !seg.FunctionCall && w.wasWritten(seg.ProgramPath) && !w.runContent(seg, seg.ProgramPath, c) {
 		seg.addFinding(FindScriptFile, "runs "+seg.ProgramPath+", which this command writes first")
 	}
 	w.recordContent(seg, words, stdinLit)
+	if !w.p.exec && seg.Program != "" {
+		w.optionGlobs(seg, words, spec)
+	}
 	defer w.recordWrites(seg, spec)
 	if !seg.FunctionCall {
 		// After the other checks, which may name the file already.
@@ -972,6 +978,17 @@ func (w *walker) recordWrites(seg *Segment, spec *ProgramSpec) {
 	for _, r := range seg.Redirects {
 		if r.Write && !r.Dup && !r.Dynamic {
 			w.noteWritten(r.Target)
+			w.noteDashName(r.Target)
+		}
+	}
+	for _, wd := range seg.Writes {
+		if !wd.Dynamic {
+			w.noteDashName(wd.Value)
+		}
+	}
+	if spec == nil && seg.Program != "" && len(seg.Path) > 1 {
+		for _, p := range seg.Path[1:] {
+			w.noteDashName(p)
 		}
 	}
 	for _, wd := range seg.Writes {
@@ -995,6 +1012,78 @@ func (w *walker) recordWrites(seg *Segment, spec *ProgramSpec) {
 			}
 		}
 	}
+}
+
+// maxDashNames bounds the names starting with "-" remembered as created.
+const maxDashNames = 256
+
+// noteDashName remembers a created name that starts with "-".
+func (w *walker) noteDashName(p string) {
+	if base := path.Base(path.Clean(p)); strings.HasPrefix(base, "-") && !slices.Contains(w.dashNames, base) {
+		if len(w.dashNames) >= maxDashNames {
+			w.overflow = true
+			return
+		}
+		w.dashNames = append(w.dashNames, base)
+	}
+}
+
+// optionGlobs notes the patterns among the arguments, where the program
+// still reads options, that bash may replace with a name starting with
+// "-", which the program then reads as an option: tar cf x.tar * in a
+// directory holding a file named --checkpoint-action=exec=sh s.sh runs
+// s.sh (./* and -- are the safe spellings). A name this command creates
+// first is a finding here; the names already in the directory are the
+// engine's to check.
+func (w *walker) optionGlobs(seg *Segment, words []wordInfo, spec *ProgramSpec) {
+	endOpts := false
+	for _, wd := range words[1:] {
+		if !wd.Dynamic {
+			if !endOpts && wd.Value == "--" {
+				endOpts = true
+			} else if !isOption(wd.Value) {
+				endOpts = endOpts || spec.posixOptions()
+			}
+			continue
+		}
+		if endOpts || !wd.glob || strings.ContainsAny(wd.Value, "$`") || !mayGlobDash(wd.Value) {
+			continue
+		}
+		seg.OptionGlobs = append(seg.OptionGlobs, wd.Value)
+		first, _, _ := strings.Cut(wd.Value, "/")
+		for _, name := range w.dashNames {
+			if GlobMayMatch(first, name) {
+				seg.addFinding(FindUnknownOption, "the pattern "+clip(wd.Value)+" may match "+clip(name)+", which this command creates first and "+seg.Program+" would read as an option")
+				return
+			}
+		}
+		if w.overflow {
+			seg.addFinding(FindUnknownOption, "the pattern "+clip(wd.Value)+" may match a name starting with - that this command creates first, which "+seg.Program+" would read as an option")
+			return
+		}
+	}
+}
+
+// mayGlobDash reports whether the pattern's expansion may start with "-":
+// it starts with a pattern character or an extended pattern.
+func mayGlobDash(pattern string) bool {
+	if pattern == "" {
+		return false
+	}
+	switch pattern[0] {
+	case '*', '?', '[', '-':
+		return true
+	case '@', '+', '!':
+		return len(pattern) > 1 && pattern[1] == '('
+	}
+	return false
+}
+
+// GlobMayMatch reports whether bash's pattern (one path component) may
+// match name; a pattern path.Match cannot read (extended patterns) may.
+func GlobMayMatch(pattern, name string) bool {
+	ok, err := path.Match(pattern, name)
+	return ok || err != nil || strings.ContainsAny(pattern, "@+!(")
 }
 
 func (w *walker) noteWritten(p string) {
@@ -1133,6 +1222,10 @@ type scanResult struct {
 	options  []string
 	values   map[string][]Word
 	operands []int
+	// unread are words not known statically that may spell options gate
+	// cannot read (-v$X), given to a program with options that run or
+	// write something.
+	unread []string
 }
 
 func (s *scanResult) hasOption(opt string) bool { return contains(s.options, opt) }
@@ -1279,16 +1372,10 @@ func scan(words []wordInfo, spec *ProgramSpec) *scanResult {
 	for i := 1; i < len(words); i++ {
 		wd := words[i]
 		if wd.Dynamic {
+			// it stays an operand too: $X may split into more
 			s.operands = append(s.operands, i)
-			// --opt=$X is the option --opt with a value known at run
-			// time (it stays an operand too: $X may split into more).
-			if name, val, ok := strings.Cut(wd.Value, "="); ok && !endOpts && strings.HasPrefix(name, "--") && plainOptionName(name) {
-				names, _, _ := optionNames(name, spec)
-				for _, n := range names {
-					s.options = append(s.options, spec.canonicalOption(n))
-				}
-				last := names[len(names)-1]
-				s.values[last] = append(s.values[last], Word{Value: val, Dynamic: true})
+			if !endOpts {
+				s.dynamicOption(wd.Value, spec)
 			}
 			continue
 		}
@@ -1317,6 +1404,81 @@ func scan(words []wordInfo, spec *ProgramSpec) *scanResult {
 		}
 	}
 	return s
+}
+
+// dynamicOption reads a word only known at run time that starts as an
+// option (--opt=$X, -e"$X", -vettool=$D/x): its known start names the
+// option, whose value is known at run time. A word whose option names the
+// unknown part may still extend (-v$X, --rsh$X, "-$X") may spell any
+// option: for a program with options that run or write something, it is
+// kept in unread.
+func (s *scanResult) dynamicOption(v string, spec *ProgramSpec) {
+	lit := optionPrefix(v)
+	if !strings.HasPrefix(lit, "-") {
+		return
+	}
+	unread := func() {
+		if spec.runsOrWritesOptions() {
+			s.unread = append(s.unread, v)
+		}
+	}
+	long := strings.HasPrefix(lit, "--") || (spec != nil && (spec.LongSingleDash || spec.Getopt != nil && spec.Getopt.LongOnly))
+	if long {
+		name, _, ok := strings.Cut(lit, "=")
+		if !ok || !plainOptionName(name) || name == "--" || name == "-" {
+			unread()
+			return
+		}
+		names, _, _ := optionNames(name, spec)
+		for _, n := range names {
+			s.options = append(s.options, spec.canonicalOption(n))
+		}
+		last := names[len(names)-1]
+		_, val, _ := strings.Cut(v, "=")
+		s.values[last] = append(s.values[last], Word{Value: val, Dynamic: true})
+		return
+	}
+	if len(lit) < 2 {
+		unread()
+		return
+	}
+	names, val, attached := optionNames(lit, spec)
+	for _, n := range names {
+		s.options = append(s.options, spec.canonicalOption(n))
+	}
+	last := names[len(names)-1]
+	if !attached && !spec.takesValue(last) {
+		unread()
+		return
+	}
+	// the value runs from the end of the known option names to the end of
+	// the word, its unknown part included
+	start := len(lit) - len(val)
+	rest := v
+	for n := 0; n < start && rest != ""; {
+		if rest[0] != '"' {
+			n++
+		}
+		rest = rest[1:]
+	}
+	s.values[last] = append(s.values[last], Word{Value: rest, Dynamic: true})
+}
+
+// optionPrefix is the start of a dynamic word's text that is known
+// statically, double quotes removed: up to its first expansion, other
+// quote or pattern ("-e$X" and -e"$X" are both -e).
+func optionPrefix(v string) string {
+	var b strings.Builder
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; c {
+		case '"':
+		case '$', '`', '\'', '\\', '*', '?', '[', '{':
+			return b.String()
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
 // maxPathVariants bounds the readings of argv kept when options of unknown

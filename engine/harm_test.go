@@ -1169,3 +1169,70 @@ func TestDynamicOptionsRealBash(t *testing.T) {
 		"git log \"$REV\"",
 	)
 }
+
+// TestSeventhRoundRealBash: the seventh round of attacks, each run for real
+// where the tool is installed: writes through in-place editors gate did not
+// see (gawk -i inplace, a backup path in sed's -i suffix), a git include
+// whose condition holds a path, programs named by options of tools gate
+// did not describe (diff3, sdiff, pip --python), code in a compiler's
+// response file, pydoc -w importing the module, LLVM IR run by lli, tool
+// configuration named by the environment (RIPGREP_CONFIG_PATH), terraform's
+// provisioners and tar's remote shell.
+func TestSeventhRoundRealBash(t *testing.T) {
+	const script = "printf '#!/bin/sh\\nrm victim.txt\\n' > a; chmod +x a; "
+	const readme = "echo r > README.md"
+	const ir = "declare i32 @unlink(i8*)\n@f = constant [11 x i8] c\"victim.txt\\00\"\ndefine i32 @main() {\n  %r = call i32 @unlink(i8* getelementptr ([11 x i8], [11 x i8]* @f, i32 0, i32 0))\n  ret i32 0\n}\n"
+	runHarm(t, []harmCase{
+		{command: "gawk -i inplace '{print \"rm victim.txt\"}' README.md; . ./README.md", setup: readme, tools: []string{"gawk"}},
+		{command: "gawk -iinplace 'BEGIN{}{print \"rm victim.txt\"}' README.md; . ./README.md", setup: readme, tools: []string{"gawk"}},
+		{command: "printf '#!/bin/sh\\nrm victim.txt\\n' > pre-commit; chmod +x pre-commit; sed -i'.git/hooks/*' s/x/x/ pre-commit", setup: harmRepo, tools: []string{"git"}, harm: ".git/hooks/pre-commit"},
+		{command: "sed -Ei'../*' s/r/y/ README.md", setup: readme, harm: "../README.md"},
+		{command: "printf '[alias]\\n\\tst = !rm victim.txt\\n' > inc; git config includeIf.gitdir:/.path $PWD/inc; git st", setup: harmRepo, tools: []string{"git"}},
+		{command: script + "diff3 --diff-program=./a README.md README.md README.md", setup: readme, tools: []string{"diff3"}},
+		{command: script + "sdiff --diff-program=./a README.md README.md", setup: readme, tools: []string{"sdiff"}},
+		{command: script + "pip --python=./a list", tools: []string{"pip"}},
+		{command: "printf 'import os\\nos.remove(\"victim.txt\")\\n' > x.py; pydoc3 -w x", tools: []string{"pydoc3"}},
+		// the wrapper is given the tool's whole command line: sh -c ignores
+		// it (rm given it would delete the compiler, cc1, as root)
+		{command: "printf -- '-wrapper\\n\"sh,-c,rm victim.txt\"\\n' > opts; gcc @opts -c x.c -o x.o", setup: "printf 'int main(void) { return 0; }\\n' > x.c", tools: []string{"gcc"}},
+		{command: "lli <<'EOF'\n" + ir + "EOF", tools: []string{"lli"}},
+		{command: "printf -- '--pre=rm\\n' > rgrc; RIPGREP_CONFIG_PATH=rgrc rg x victim.txt", tools: []string{"rg"}},
+		{command: "printf 'resource \"terraform_data\" \"x\" {\\n provisioner \"local-exec\" { command = \"rm victim.txt\" }\\n}\\n' > main.tf; terraform init -input=false >/dev/null; terraform apply -auto-approve -input=false", tools: []string{"terraform"}},
+	})
+	// Decided only: they need root, a cluster or an account here.
+	r := newRealBash(t, "")
+	for _, c := range []string{
+		"tar --rsh-command=/bin/rm --rmt-command=victim.txt -cf localhost:x README.md",
+		"KUBECONFIG=kc kubectl get pods",
+		"kubectl config set-credentials u --exec-command=rm --exec-arg=victim.txt",
+		"AWS_CONFIG_FILE=awscfg aws sts get-caller-identity",
+		"aws configure set credential_process 'rm victim.txt'",
+		"gh alias set x '!rm victim.txt'",
+		"pnpm config set script-shell ./a",
+		"yarn config set yarnPath ./a",
+	} {
+		if d := r.decide(c); d.Decision == Allow {
+			t.Errorf("%s: %+v, want deny or ask", c, d)
+		}
+	}
+	// A .git file points git at another directory, whose config and hooks
+	// git then runs (cd sub && git status).
+	for _, tool := range []string{"write_file", "edit"} {
+		call := Call{Tool: tool, Args: map[string]any{"file_path": "sub/.git", "content": "gitdir: ../evil\n", "old_string": "", "new_string": "gitdir: ../evil\n"}}
+		if d, err := r.e.Decide(t.Context(), call); err != nil || d.Decision == Allow {
+			t.Errorf("%s sub/.git: %+v %v, want deny or ask", tool, d, err)
+		}
+	}
+	allowedStill(t,
+		"gawk '{print $1}' README.md",
+		"gawk -i inplace '{sub(/a/, \"b\")} 1' README.md",
+		"sed -i.bak s/a/b/ README.md",
+		"sed -n 1,5p README.md",
+		"diff3 a b c",
+		"gcc -O2 -o x x.c",
+		"pip install requests",
+		"rg -n TODO src",
+		"terraform plan",
+		"git config user.name bob",
+	)
+}

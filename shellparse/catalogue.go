@@ -140,6 +140,10 @@ type ProgramSpec struct {
 	// reading it (wget: use_askpass, use-askpass and useaskpass are one
 	// key); ConfigCodeKeys are written without them.
 	ConfigKeyIgnore string `json:"config_key_ignore,omitempty"`
+	// ResponseFiles marks programs that read more arguments from the file
+	// an @FILE operand names (gcc @opts): one the command writes first is
+	// unprovable.
+	ResponseFiles bool `json:"response_files,omitempty"`
 	// ScriptOperands lists operand positions (0-based, after options) whose value is a
 	// shell script run later, such as trap's first operand.
 	ScriptOperands []int `json:"script_operands,omitempty"`
@@ -520,6 +524,15 @@ type WritesSpec struct {
 	// When, if set, limits Operands and Options to invocations with one
 	// of these options (sed -i, history -w).
 	When []string `json:"when,omitempty"`
+	// OperandsWhen, if set, limits Operands to invocations where one of
+	// these OPTION=PATTERN holds: the option's value (or its base name)
+	// matches the pattern, or is not known statically (gawk -i inplace
+	// rewrites its file operands).
+	OperandsWhen []string `json:"operands_when,omitempty"`
+	// BackupOptions take a backup suffix (sed -i.bak): one holding a slash
+	// is a path the program writes, with * replaced by the file's name
+	// (sed -i'bak/*' writes bak/FILE).
+	BackupOptions []string `json:"backup_options,omitempty"`
 	// Skip is the number of leading operands that are not files (chmod's
 	// mode).
 	Skip int `json:"skip,omitempty"`
@@ -739,6 +752,19 @@ func (c *Catalogue) interpreter(name string) bool {
 func matchAny(patterns []string, s string) bool {
 	for _, p := range patterns {
 		if ok, _ := path.Match(p, s); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// gitKeyMatch reports whether a git configuration key matches one of the
+// patterns, where * matches any text, slashes included: a subsection may
+// hold a path or a URL (includeIf.gitdir:/src/.path).
+func gitKeyMatch(patterns []string, key string) bool {
+	key = strings.ReplaceAll(key, "/", "\x01")
+	for _, p := range patterns {
+		if ok, _ := path.Match(strings.ReplaceAll(p, "/", "\x01"), key); ok {
 			return true
 		}
 	}

@@ -808,6 +808,13 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 		w.maybeRuns(seg, words)
 		w.writtenCode(seg, words)
 	}
+	if spec.ResponseFiles {
+		for _, i := range sc.operands {
+			if v, ok := strings.CutPrefix(words[i].Value, "@"); ok && !words[i].Dynamic {
+				w.programFile(seg, Word{Value: v}, seg.Program+" @"+v, c)
+			}
+		}
+	}
 	for _, f := range spec.Findings {
 		for _, when := range f.When {
 			if (when == "*" && len(sc.operands) > 0) || sc.hasOption(when) || sc.hasWord(words, when) || sc.hasOperandPrefix(words, when) {
@@ -1229,6 +1236,26 @@ type scanResult struct {
 }
 
 func (s *scanResult) hasOption(opt string) bool { return contains(s.options, opt) }
+
+// hasValue reports, for OPT=PATTERN, whether option OPT was given a value
+// that PATTERN matches (as a whole, or its base name: -f
+// /usr/share/awk/inplace.awk matches -f=inplace.awk), or one not known
+// statically.
+func (s *scanResult) hasValue(spec string) bool {
+	opt, pattern, _ := strings.Cut(spec, "=")
+	for _, v := range s.values[opt] {
+		if v.Dynamic {
+			return true
+		}
+		if ok, _ := path.Match(pattern, v.Value); ok {
+			return true
+		}
+		if ok, _ := path.Match(pattern, path.Base(v.Value)); ok {
+			return true
+		}
+	}
+	return false
+}
 
 func (s *scanResult) hasWord(words []wordInfo, v string) bool {
 	for _, wd := range words[1:] {
@@ -1664,13 +1691,28 @@ func (w *walker) writes(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *s
 			}
 		}
 	}
-	if ws.Operands == "" {
+	if ws.Operands == "" || len(ws.OperandsWhen) > 0 && !slices.ContainsFunc(ws.OperandsWhen, sc.hasValue) {
 		return
 	}
 	if ws.Skip < len(operands) {
 		operands = operands[ws.Skip:]
 	} else {
 		operands = nil
+	}
+	for _, opt := range ws.BackupOptions {
+		for _, v := range sc.values[opt] {
+			if !strings.Contains(v.Value, "/") && !v.Dynamic {
+				continue
+			}
+			if !strings.Contains(v.Value, "*") || v.Dynamic {
+				seg.Writes = append(seg.Writes, v)
+				continue
+			}
+			for _, i := range operands {
+				f := words[i].Word
+				seg.Writes = append(seg.Writes, Word{Value: strings.ReplaceAll(v.Value, "*", path.Base(f.Value)), Dynamic: f.Dynamic})
+			}
+		}
 	}
 	switch ws.Operands {
 	case "all":

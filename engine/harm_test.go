@@ -1236,3 +1236,32 @@ func TestSeventhRoundRealBash(t *testing.T) {
 		"git config user.name bob",
 	)
 }
+
+// TestUnknownWrapperOperandsRealBash: what a program gate does not describe
+// may run from its first operands (chronic CMD, ifne CMD, pyenv exec CMD)
+// is read as bash would run it, with the program's standard input: inline
+// code, a shell fed a here-string, or a name spelled with quotes make it
+// unprovable, as they do unwrapped. And a git alias run with arguments
+// (sh -c 'ALIAS "$@"') gives them to the alias's last command.
+func TestUnknownWrapperOperandsRealBash(t *testing.T) {
+	runHarm(t, []harmCase{
+		{command: "chronic python3 -c 'import os; os.remove(\"victim.txt\")'", tools: []string{"chronic", "python3"}},
+		{command: "chronic bash <<< 'rm victim.txt'", tools: []string{"chronic"}},
+		{command: "echo 'rm victim.txt' | chronic bash", tools: []string{"chronic"}},
+		{command: "chronic sh -c 'r\"\"m victim.txt'", tools: []string{"chronic"}},
+		{command: "echo x | ifne python3 -c 'import os; os.remove(\"victim.txt\")'", tools: []string{"ifne", "python3"}},
+		{command: "fakeroot-sysv sh -c 'r\"\"m victim.txt'", tools: []string{"fakeroot-sysv"}},
+		{command: "git -c alias.x='!env' x rm victim.txt", setup: harmRepo, tools: []string{"git"}},
+		{command: "git -c alias.x='!git' x -c alias.y='!rm victim.txt' y", setup: harmRepo, tools: []string{"git"}},
+		{command: "git -c alias.x=x2 -c alias.x2='!env' x rm victim.txt", setup: harmRepo, tools: []string{"git"}},
+	})
+	allowedStill(t,
+		"chronic python3 -c 'print(1)'",
+		"chronic bash -c 'echo ok'",
+		"ifne echo hi",
+		"uv run pytest",
+		"docker run -it ubuntu bash",
+		"git -c alias.x='!git status' x -s",
+		"git -c alias.x='!echo' x hi",
+	)
+}

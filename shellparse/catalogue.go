@@ -758,6 +758,14 @@ func matchAny(patterns []string, s string) bool {
 	return false
 }
 
+// runsCode reports whether the catalogue describes name as a shell, an
+// interpreter given code or a wrapper: a program that runs what its
+// arguments or standard input say.
+func (c *Catalogue) runsCode(name string) bool {
+	p := c.program(name)
+	return p != nil && (p.Shell != nil || p.InlineCode != nil || p.Wrapper != nil || p.Git != nil || p.StdinScript != nil)
+}
+
 // gitKeyMatch reports whether a git configuration key matches one of the
 // patterns, where * matches any text, slashes included: a subsection may
 // hold a path or a URL (includeIf.gitdir:/src/.path).

@@ -25,6 +25,9 @@ type Parser struct {
 	limits Limits
 	// exec: the words are one program's argv at exec time (see ForExec).
 	exec bool
+	// depth counts the parses of commands an unknown program may run made
+	// inside this one (see maybeCommand).
+	depth int
 }
 
 // Option configures a Parser.

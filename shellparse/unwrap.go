@@ -1077,8 +1077,19 @@ func (w *walker) git(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scan
 		case alias.Dynamic:
 			seg.addFinding(FindGitConfigCode, "git alias "+sub.Value+" is not known statically")
 		case strings.HasPrefix(alias.Value, "!"):
-			posixAgrees(seg, alias.Value[1:], "git alias "+sub.Value) // git runs it with sh
-			w.script(alias.Value[1:], seg, "git alias "+sub.Value, c, false)
+			// git runs sh -c 'ALIAS "$@"' ALIAS ARGS: the words after the
+			// alias's name are arguments of its last command (!env: env
+			// rm x)
+			text := alias.Value[1:]
+			for _, wd := range words[i+1:] {
+				if wd.Dynamic {
+					text += " " + wd.raw
+				} else {
+					text += " '" + strings.ReplaceAll(wd.Value, "'", `'\''`) + "'"
+				}
+			}
+			posixAgrees(seg, text, "git alias "+sub.Value) // git runs it with sh
+			w.script(text, seg, "git alias "+sub.Value, c, false)
 		default:
 			aliasWords := w.splitWords(alias.Value, seg)
 			if aliasWords == nil {

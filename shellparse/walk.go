@@ -797,15 +797,22 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 			w.shoptOptions(seg, words)
 		}
 	}
+	var stdin []string // what a command the program may run reads
+	switch {
+	case stdinLit != nil:
+		stdin = []string{*stdinLit}
+	case c.stdin:
+		stdin = []string{unknownStdin}
+	}
 	if spec == nil {
 		if !seg.FunctionCall && seg.Program != "" && !w.p.exec && !w.p.cat.DataOperand(seg.Program) {
-			w.maybeRuns(seg, words)
+			w.maybeRuns(seg, words, stdin...)
 			w.writtenCode(seg, words)
 		}
 		return
 	}
 	if spec.MaybeRuns && !seg.FunctionCall && !w.p.exec {
-		w.maybeRuns(seg, words)
+		w.maybeRuns(seg, words, stdin...)
 		w.writtenCode(seg, words)
 	}
 	if spec.ResponseFiles {
@@ -1803,7 +1810,7 @@ const (
 // every literal operand that could be a command name starts a command made
 // of it and the words after it, and an operand holding a command line
 // ("rm v", "cd d && rm v") is read as commands.
-func (w *walker) maybeRuns(seg *Segment, words []wordInfo) {
+func (w *walker) maybeRuns(seg *Segment, words []wordInfo, stdin ...string) {
 	seen := map[string]bool{}
 	full := false
 	add := func(cwords []wordInfo) {
@@ -1866,6 +1873,7 @@ func (w *walker) maybeRuns(seg *Segment, words []wordInfo) {
 		}
 	}
 	lines := func(text string) {
+		w.maybeCommand(seg, text)
 		// separators of commands, and quotes: code in another language
 		// names commands in its strings ((system "rm v"), os.execute('rm v'))
 		for _, line := range strings.FieldsFunc(text, func(r rune) bool { return strings.ContainsRune(";&|\n()`{}'\"", r) }) {
@@ -1876,17 +1884,25 @@ func (w *walker) maybeRuns(seg *Segment, words []wordInfo) {
 			add(cw)
 		}
 	}
+	operands := 0 // the operands read so far
 	for i := start; i < len(words); i++ {
 		wd := words[i]
 		if wd.Dynamic {
+			operands++
 			continue
 		}
 		text := wd.Value
 		prose := i > 1 && !words[i-1].Dynamic && proseOptions[words[i-1].Value]
 		if !isOption(text) {
+			operands++
 			switch {
 			case !strings.ContainsAny(text, " \t\n;&|"):
 				add(words[i:]) // sshpass -p x ssh h rm v
+				// the command a wrapper runs is one of its first operands
+				// (chronic CMD, docker run IMAGE CMD) or follows --
+				if (operands <= 2 || words[i-1].Value == "--") && w.p.cat.runsCode(path.Base(text)) {
+					w.maybeCommand(seg, quoteWords(words[i:])+stdinText(stdin))
+				}
 			case !prose:
 				lines(text) // tmux new -d "rm v"
 			}
@@ -1918,6 +1934,92 @@ func (w *walker) maybeRuns(seg *Segment, words []wordInfo) {
 		}
 	}
 }
+
+// maxMaybeDepth bounds the parses of the commands an unknown program may
+// run, nested in one another.
+const maxMaybeDepth = 2
+
+// maybeCommand parses text, a command line an unknown program may run (its
+// operands from a shell, an interpreter or a wrapper on, with its standard
+// input; an operand that is a command line), as bash would. The programs
+// in it are among the program's maybe-runs, and what a shell, interpreter
+// or wrapper in it would be unprovable for alone (inline code, a script
+// read from a here-string, an obfuscated name) makes the program
+// unprovable: chronic bash <<< 'rm v', chronic python3 -c CODE.
+func (w *walker) maybeCommand(seg *Segment, text string) {
+	if w.p.depth >= maxMaybeDepth || w.p.exec {
+		return
+	}
+	sub := *w.p
+	sub.depth++
+	prog := sub.ParseContext(w.ctx, text)
+	if prog.Error != nil {
+		return // not shell text: the names in it are read as before
+	}
+	if prog.TooComplex != nil {
+		seg.addFinding(FindDynamicWrapper, "gate does not know what "+seg.Program+" runs, and the command it may run is too complex to read: "+clip(text))
+		return
+	}
+	byID := map[int]*Segment{}
+	for _, s := range prog.Segments {
+		byID[s.ID] = s
+	}
+	for _, s := range prog.Segments {
+		for _, p := range append([][]string{s.Path}, s.AltPaths...) {
+			if len(p) > 0 && p[0] != "" && len(seg.MaybeRuns) < maxMaybeRuns {
+				seg.MaybeRuns = append(seg.MaybeRuns, p)
+			}
+		}
+		top := s
+		for top.Parent >= 0 && byID[top.Parent] != nil {
+			top = byID[top.Parent]
+		}
+		if !w.p.cat.runsCode(top.Program) {
+			continue
+		}
+		for _, f := range s.Findings {
+			// an option or mode the command's own entry does not know is
+			// more often a word of the unknown program's own (samtools
+			// view -S, rustscan -t timeout -a)
+			if f.Code != FindUnknownOption && f.Code != FindRebindsCommands {
+				seg.addFinding(f.Code, "gate does not know what "+seg.Program+" runs, and it may run "+clip(text)+", where "+f.Message)
+			}
+		}
+	}
+}
+
+// quoteWords writes words back as shell text: known ones quoted, those
+// only known at run time as written.
+func quoteWords(words []wordInfo) string {
+	var b strings.Builder
+	for i, wd := range words {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if wd.Dynamic {
+			b.WriteString(wd.raw)
+		} else {
+			b.WriteString("'" + strings.ReplaceAll(wd.Value, "'", `'\''`) + "'")
+		}
+	}
+	return b.String()
+}
+
+// stdinText is the redirection that gives a command the standard input of
+// the program that may run it: its literal text, or a pipe whose content is
+// not known.
+func stdinText(stdin []string) string {
+	if len(stdin) == 0 {
+		return ""
+	}
+	if stdin[0] == unknownStdin {
+		return " < /dev/stdin"
+	}
+	return " <<< '" + strings.ReplaceAll(strings.TrimSuffix(stdin[0], "\n"), "'", `'\''`) + "'"
+}
+
+// unknownStdin stands for a standard input whose content is not known.
+const unknownStdin = "\x00"
 
 // extracts marks the writes of an extractor unknown when a file it may read
 // (an argument, or a file redirected to its input) is written earlier in the

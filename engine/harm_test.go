@@ -1223,6 +1223,10 @@ func TestSeventhRoundRealBash(t *testing.T) {
 			t.Errorf("%s sub/.git: %+v %v, want deny or ask", tool, d, err)
 		}
 	}
+	// .git/commondir points a repository at another git directory.
+	if d, err := r.e.Decide(t.Context(), Call{Tool: "write_file", Args: map[string]any{"file_path": ".git/commondir", "content": "../../evil\n"}}); err != nil || d.Decision != Deny {
+		t.Errorf("write_file .git/commondir: %+v %v, want deny", d, err)
+	}
 	allowedStill(t,
 		"gawk '{print $1}' README.md",
 		"gawk -i inplace '{sub(/a/, \"b\")} 1' README.md",

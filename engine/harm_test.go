@@ -1132,6 +1132,10 @@ func TestGlobOptionInjectionRealBash(t *testing.T) {
 		{command: "tar cf x.tar [-s]*", setup: payload + plant, tools: []string{"tar"}},
 		{command: payload + "touch -- '-e sh s.sh'; rsync -a * x:y", tools: []string{"rsync"}},
 		{command: "rsync -a * x:y", setup: payload + "touch -- '-e sh s.sh'", tools: []string{"rsync"}},
+		// names given by an expansion: $(ls), xargs's input (split on
+		// spaces, so the name holds none)
+		{command: "tar cf x.tar $(ls)", setup: payload + "touch -- --checkpoint=1 '--checkpoint-action=exec=sh<s.sh'", tools: []string{"tar"}},
+		{command: "ls | xargs tar cf x.tar", setup: payload + "touch -- --checkpoint=1 '--checkpoint-action=exec=sh<s.sh'", tools: []string{"tar"}},
 	})
 	allowedStill(t,
 		"tar cf x.tar *",

@@ -454,9 +454,9 @@ func (e *Engine) optionGlobMatch(cwd string, seg *shellparse.Segment) string {
 				continue
 			}
 			for _, g := range seg.OptionGlobs {
-				first, _, _ := strings.Cut(g, "/")
+				first, _, _ := strings.Cut(shellparse.OptionGlobPattern(g), "/")
 				if shellparse.GlobMayMatch(first, name) {
-					return fmt.Sprintf("the pattern %s matches %q in %s, which %s would read as an option", g, name, dir, seg.Program)
+					return fmt.Sprintf("%s may become %q, a name in %s, which %s would read as an option", g, name, dir, seg.Program)
 				}
 			}
 		}

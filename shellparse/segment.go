@@ -93,9 +93,11 @@ type Segment struct {
 	// the catalogue's writes.relinks): paths later segments use may lead
 	// elsewhere at run time than when the command was decided.
 	Relinks bool `json:"relinks,omitempty"`
-	// OptionGlobs are the patterns among the arguments, where the program
+	// OptionGlobs are the words among the arguments, where the program
 	// still reads options, that bash may replace with a name starting with
-	// "-" (*, ?x, [ab]*): the engine checks the names in the directory.
+	// "-": patterns (*, ?x, [ab]*) and expansions with nothing known before
+	// them ($f, $(ls): OptionGlobPattern gives *). The engine checks the
+	// names in the directory.
 	OptionGlobs []string `json:"-"`
 	// Replaces is set when the files the program writes through its
 	// arguments get a new file under their name, or a new mode or owner,

@@ -1060,11 +1060,18 @@ func (w *walker) optionGlobs(seg *Segment, words []wordInfo, spec *ProgramSpec) 
 			}
 			continue
 		}
-		if endOpts || !wd.glob || strings.ContainsAny(wd.Value, "$`") || !mayGlobDash(wd.Value) {
+		if endOpts {
+			continue
+		}
+		// a pattern that may start with -, or an expansion ($f, $(ls))
+		// with nothing known before it, which may give any name in the
+		// directory
+		expansion := strings.ContainsAny(wd.Value, "$`") || wd.Value == inputWord
+		if expansion && wd.Value != inputWord && optionPrefix(wd.Value) != "" || !expansion && (!wd.glob || !mayGlobDash(wd.Value)) {
 			continue
 		}
 		seg.OptionGlobs = append(seg.OptionGlobs, wd.Value)
-		first, _, _ := strings.Cut(wd.Value, "/")
+		first, _, _ := strings.Cut(optionGlobPattern(wd.Value), "/")
 		for _, name := range w.dashNames {
 			if GlobMayMatch(first, name) {
 				seg.addFinding(FindUnknownOption, "the pattern "+clip(wd.Value)+" may match "+clip(name)+", which this command creates first and "+seg.Program+" would read as an option")
@@ -1077,6 +1084,18 @@ func (w *walker) optionGlobs(seg *Segment, words []wordInfo, spec *ProgramSpec) 
 		}
 	}
 }
+
+// optionGlobPattern is the pattern the names a word of OptionGlobs may
+// become match: the word's own, or * for an expansion.
+func optionGlobPattern(word string) string {
+	if strings.ContainsAny(word, "$`") || word == inputWord {
+		return "*"
+	}
+	return word
+}
+
+// OptionGlobPattern is optionGlobPattern, for the engine.
+func OptionGlobPattern(word string) string { return optionGlobPattern(word) }
 
 // mayGlobDash reports whether the pattern's expansion may start with "-":
 // it starts with a pattern character or an extended pattern.

@@ -1273,3 +1273,26 @@ func TestUnknownWrapperOperandsRealBash(t *testing.T) {
 		"git -c alias.x='!echo' x hi",
 	)
 }
+
+// TestChosenOptionWordsRealBash: a word that starts with an expansion the
+// command itself chose (a variable it sets to an option, a for-loop over
+// options, "$@" of a function or after set --) may be an option: for a
+// program with options that run or write, it is unprovable.
+func TestChosenOptionWordsRealBash(t *testing.T) {
+	const payload = "printf 'rm victim.txt\\n' > s.sh; "
+	runHarm(t, []harmCase{
+		{command: payload + "X='--checkpoint-action=exec=sh s.sh'; tar cf x.tar --checkpoint=1 \"$X\" s.sh", tools: []string{"tar"}},
+		{command: payload + "for X in '--checkpoint-action=exec=sh s.sh'; do tar cf x.tar --checkpoint=1 \"$X\" s.sh; done", tools: []string{"tar"}},
+		{command: payload + "a=(--checkpoint=1 '--checkpoint-action=exec=sh s.sh'); tar cf x.tar \"${a[@]}\" s.sh", tools: []string{"tar"}},
+		{command: payload + "set -- --checkpoint=1 '--checkpoint-action=exec=sh s.sh'; tar cf x.tar \"$@\" s.sh", tools: []string{"tar"}},
+		{command: "f() { find \"$@\"; }; f . -name victim.txt -delete", tools: []string{"find"}},
+		{command: "printf '#!/bin/sh\\nrm victim.txt\\n' > h; chmod +x h; f() { cp \"$@\"; }; f h .git/hooks/post-checkout", setup: harmRepo, tools: []string{"git"}, harm: ".git/hooks/post-checkout"},
+	})
+	allowedStill(t,
+		"U=https://example.invalid/x; curl -sL \"$U\"",
+		"SRC=src; rsync -a \"$SRC\" dst/",
+		"for f in *.txt; do cp \"$f\" backup/; done",
+		"f() { echo \"$@\"; }; f a b",
+		"curl -o out \"$URL\"",
+	)
+}

@@ -104,7 +104,7 @@ func (p *Parser) ParseContext(pctx context.Context, command string) *Program {
 func (p *Parser) walker(pctx context.Context, prog *Program, src string) *walker {
 	// expand.Config keeps state between calls, so each parse has its own.
 	cfg := &expand.Config{Env: p.env}
-	st := &state{prog: prog, expand: cfg, tainted: map[string]bool{}, names: map[string]string{}, namerefs: map[string]bool{}, written: map[string]bool{},
+	st := &state{prog: prog, expand: cfg, tainted: map[string]bool{}, names: map[string]string{}, namerefs: map[string]bool{}, dashVars: map[string]bool{}, written: map[string]bool{},
 		writeCount: map[string]int{}, contents: map[string]string{},
 		limits: p.limits, ctx: pctx, done: pctx.Done()}
 	return &walker{p: p, src: src, state: st}
@@ -815,6 +815,15 @@ type state struct {
 	// namerefs holds variables declared -n without a value: their next
 	// assignment names the variable they refer to.
 	namerefs map[string]bool
+	// dashVars holds the variables the command sets to a value that may
+	// start with "-" (X=--opt, X=$(cmd), for X in -e ...): "$X" may be an
+	// option the program reads.
+	dashVars map[string]bool
+	// inFunction counts the function bodies being walked: there "$@" and
+	// "$1" are what the command's calls pass. setPositional is set once the
+	// command sets them itself (set -- ...).
+	inFunction    int
+	setPositional bool
 	// refs maps a nameref to the variable it names (declare -n r=y):
 	// taint flows both ways between them. integers holds variables
 	// declared -i: a value assigned to them is evaluated as arithmetic.
@@ -1203,6 +1212,16 @@ func (w *walker) command(cmd syntax.Command, c *ctx) {
 			if l.Name != nil && (!allInts || l.InPos == (syntax.Pos{})) {
 				w.tainted[l.Name.Value] = true
 			}
+			if l.Name != nil {
+				for _, item := range l.Items {
+					fs, _ := w.fields(item)
+					for _, f := range fs {
+						if mayBeDash(f) {
+							w.dashVars[l.Name.Value] = true
+						}
+					}
+				}
+			}
 		case *syntax.CStyleLoop:
 			for _, e := range []syntax.ArithmExpr{l.Init, l.Cond, l.Post} {
 				w.arithm(e, lc.with("arith"), owner)
@@ -1233,7 +1252,9 @@ func (w *walker) command(cmd syntax.Command, c *ctx) {
 		fc := c.fork("function")
 		fc.background = false
 		before := fc.cwd.changes
+		w.inFunction++
 		w.stmt(x.Body, fc)
+		w.inFunction--
 		if fc.cwd.changes != before {
 			// Calling the function changes the caller's directory.
 			c.cwd.unknown = true

@@ -484,6 +484,11 @@ func (w *walker) assign(a *syntax.Assign, seg *Segment, c *ctx, owner ownerFn) {
 		return
 	}
 	name := a.Name.Value
+	defer func() {
+		if a.Array != nil || a.Value != nil && mayBeDash(wordInfo{Word: w.literal(a.Value)}) {
+			w.dashVars[name] = true
+		}
+	}()
 	var v Word
 	switch {
 	case a.Array != nil:
@@ -792,6 +797,8 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 	if !seg.FunctionCall && seg.ProgramPath == "" {
 		switch seg.Program {
 		case "set":
+			// set -- ARGS (or set ARGS) sets the positional parameters
+			w.setPositional = w.setPositional || len(words) > 1
 			w.setOptions(seg, words)
 		case "shopt":
 			w.shoptOptions(seg, words)
@@ -1429,6 +1436,13 @@ func scan(words []wordInfo, spec *ProgramSpec) *scanResult {
 			s.operands = append(s.operands, i)
 			if !endOpts {
 				s.dynamicOption(wd.Value, spec)
+				// "$X" where the command set X (X=--checkpoint-action=...,
+				// for X in, "$@" of a function) may be any option
+				// (not a substitution's output: find `pwd`, tar cf x $(find
+				// . -newer y), cp $(readlink f) g are everyday text)
+				if optionPrefix(wd.Value) == "" && wd.local && spec.runsOrWritesOptions() {
+					s.unread = append(s.unread, wd.Value)
+				}
 			}
 			continue
 		}

@@ -27,6 +27,11 @@ type wordInfo struct {
 	// none is set when the word expands to no field at all (an unquoted
 	// empty alternative of a brace expansion: {,rm} is "rm").
 	none bool
+	// local is set when the word starts with an expansion whose value the
+	// command itself chose and which may start with "-": a variable it sets
+	// so (dashVars), or a positional parameter in a function ("$@": what its
+	// calls pass) or after set --.
+	local bool
 }
 
 // fields expands word into the fields bash would produce, as far as this can
@@ -60,9 +65,49 @@ func (w *walker) fields(word *syntax.Word) ([]wordInfo, bool) {
 	return out, true
 }
 
+// mayBeDash reports whether a value may start with "-": it does, or it
+// starts with an expansion (a pattern, known only on disk, does not: the
+// engine checks the names a pattern may give).
+func mayBeDash(f wordInfo) bool {
+	if !f.Dynamic {
+		return strings.HasPrefix(f.Value, "-")
+	}
+	if f.glob && !strings.ContainsAny(f.Value, "$`") {
+		return false
+	}
+	return optionPrefix(f.Value) == "" || strings.HasPrefix(optionPrefix(f.Value), "-")
+}
+
+// localStart reports whether the word starts with an expansion whose
+// value the command itself chose (see wordInfo.local).
+func (w *walker) localStart(word *syntax.Word) bool {
+	if len(word.Parts) == 0 {
+		return false
+	}
+	part := word.Parts[0]
+	if dq, ok := part.(*syntax.DblQuoted); ok {
+		if len(dq.Parts) == 0 {
+			return false
+		}
+		part = dq.Parts[0]
+	}
+	switch p := part.(type) {
+	case *syntax.ParamExp:
+		if p.Param == nil {
+			return false
+		}
+		name := p.Param.Value
+		if name == "@" || name == "*" || name != "" && name[0] >= '0' && name[0] <= '9' {
+			return w.inFunction > 0 || w.setPositional
+		}
+		return w.dashVars[name]
+	}
+	return false
+}
+
 // field evaluates a word without brace expansion.
 func (w *walker) field(word *syntax.Word) wordInfo {
-	info := wordInfo{quoted: len(word.Parts) > 0}
+	info := wordInfo{quoted: len(word.Parts) > 0, local: w.localStart(word)}
 	static := true
 	for i, part := range word.Parts {
 		switch p := part.(type) {

@@ -1296,3 +1296,19 @@ func TestChosenOptionWordsRealBash(t *testing.T) {
 		"curl -o out \"$URL\"",
 	)
 }
+
+// TestEighthRoundRealBash: strace -o '|CMD' pipes its trace into CMD, and
+// sed's -i suffix is appended to the file's name (.gi with
+// t/hooks/post-checkout backs up to .git/hooks/post-checkout).
+func TestEighthRoundRealBash(t *testing.T) {
+	runHarm(t, []harmCase{
+		{command: "strace -o '|rm victim.txt' true", tools: []string{"strace"}},
+		{command: "strace --output='!rm victim.txt' true", tools: []string{"strace"}},
+		{command: "printf '#!/bin/sh\\n' > .gi; sed -i't/hooks/post-checkout' p .gi", setup: harmRepo, tools: []string{"git"}, harm: ".git/hooks/post-checkout"},
+	})
+	allowedStill(t,
+		"strace -o trace.txt ls",
+		"sed -i.bak s/a/b/ README.md",
+		"sed -i'bak/*' s/a/b/ src/x.c",
+	)
+}

@@ -831,7 +831,8 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 	}
 	for _, f := range spec.Findings {
 		for _, when := range f.When {
-			if (when == "*" && len(sc.operands) > 0) || sc.hasOption(when) || sc.hasWord(words, when) || sc.hasOperandPrefix(words, when) {
+			if (when == "*" && len(sc.operands) > 0) || sc.hasOption(when) || sc.hasWord(words, when) || sc.hasOperandPrefix(words, when) ||
+				isOption(when) && strings.Contains(when, "=") && sc.hasValue(when) {
 				seg.addFinding(f.Code, f.Message)
 				break
 			}
@@ -1741,16 +1742,23 @@ func (w *walker) writes(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *s
 	}
 	for _, opt := range ws.BackupOptions {
 		for _, v := range sc.values[opt] {
-			if !strings.Contains(v.Value, "/") && !v.Dynamic {
-				continue
-			}
-			if !strings.Contains(v.Value, "*") || v.Dynamic {
+			if v.Dynamic {
 				seg.Writes = append(seg.Writes, v)
 				continue
 			}
 			for _, i := range operands {
+				// -iSUFFIX backs FILE up as FILESUFFIX, -i'DIR/*' as
+				// DIR/FILE: either may lead elsewhere (.gi +
+				// t/hooks/pre-commit is .git/hooks/pre-commit)
 				f := words[i].Word
-				seg.Writes = append(seg.Writes, Word{Value: strings.ReplaceAll(v.Value, "*", path.Base(f.Value)), Dynamic: f.Dynamic})
+				backup := f.Value + v.Value
+				if strings.Contains(v.Value, "*") {
+					backup = strings.ReplaceAll(v.Value, "*", path.Base(f.Value))
+					if dir := path.Dir(f.Value); !strings.Contains(v.Value, "/") && dir != "." {
+						backup = path.Join(dir, backup)
+					}
+				}
+				seg.Writes = append(seg.Writes, Word{Value: backup, Dynamic: f.Dynamic})
 			}
 		}
 	}

@@ -1312,3 +1312,15 @@ func TestEighthRoundRealBash(t *testing.T) {
 		"sed -i'bak/*' s/a/b/ src/x.c",
 	)
 }
+
+// TestCoprocNameRealBash: coproc WORD followed only by redirections runs
+// WORD (a name is one only before a compound command), which the shell
+// parser read as the coprocess's name: coproc bash <<< TEXT runs TEXT.
+func TestCoprocNameRealBash(t *testing.T) {
+	runHarm(t, []harmCase{
+		{command: "coproc bash <<< 'rm victim.txt'; wait"},
+		{command: "coproc python3 <<< 'import os; os.remove(\"victim.txt\")'; wait", tools: []string{"python3"}},
+		{command: "coproc sh <<'EOF'\nrm victim.txt\nEOF\nwait"},
+	})
+	allowedStill(t, "coproc cat", "coproc X { cat; }")
+}

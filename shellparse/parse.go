@@ -1291,7 +1291,19 @@ func (w *walker) command(cmd syntax.Command, c *ctx) {
 	case *syntax.CoprocClause:
 		cc := c.fork("coproc")
 		cc.background = true
-		w.stmt(x.Stmt, cc)
+		st := x.Stmt
+		if x.Name != nil && (st == nil || st.Cmd == nil) {
+			// coproc bash <<< TEXT: the parser takes bash for the
+			// coprocess's name, but a name is one only before a compound
+			// command; bash runs it
+			st = &syntax.Stmt{Cmd: &syntax.CallExpr{Args: []*syntax.Word{x.Name}}, Position: x.Name.Pos()}
+			if x.Stmt != nil {
+				st.Redirs = x.Stmt.Redirs
+			}
+		}
+		if st != nil {
+			w.stmt(st, cc)
+		}
 	case *syntax.TestDecl:
 		w.stmt(x.Body, c.with("test"))
 	default:

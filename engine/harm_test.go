@@ -1305,6 +1305,13 @@ func TestEighthRoundRealBash(t *testing.T) {
 		{command: "strace -o '|rm victim.txt' true", tools: []string{"strace"}},
 		{command: "strace --output='!rm victim.txt' true", tools: []string{"strace"}},
 		{command: "printf '#!/bin/sh\\n' > .gi; sed -i't/hooks/post-checkout' p .gi", setup: harmRepo, tools: []string{"git"}, harm: ".git/hooks/post-checkout"},
+		// other names of the C compiler read response files too
+		{command: "printf -- '-wrapper\\n\"sh,-c,rm victim.txt\"\\n' > opts; gcc-12 @opts -c x.c -o x.o", setup: "printf 'int main(void) { return 0; }\\n' > x.c", tools: []string{"gcc-12"}},
+		{command: "printf -- '-wrapper\\n\"sh,-c,rm victim.txt\"\\n' > opts; c99 @opts -c x.c -o x.o", setup: "printf 'int main(void) { return 0; }\\n' > x.c", tools: []string{"c99"}},
+		{command: "printf -- '-wrapper\\n\"sh,-c,rm victim.txt\"\\n' > opts; x86_64-linux-gnu-gcc @opts -c x.c -o x.o", setup: "printf 'int main(void) { return 0; }\\n' > x.c", tools: []string{"x86_64-linux-gnu-gcc"}},
+		// make's -j takes no word that is not a number; go's flags take two dashes
+		{command: "printf '#!/bin/sh\\nrm -f victim.txt\\nexit 1\\n' > e; chmod +x e; make -j CC=./e x", setup: "printf 'int main(void) { return 0; }\\n' > x.c", tools: []string{"make"}},
+		{command: "printf '#!/bin/sh\\nrm -f victim.txt\\nexit 1\\n' > e; chmod +x e; go build --toolexec=./e .", setup: "printf 'module m\\ngo 1.21\\n' > go.mod && printf 'package main\\n\\nfunc main() {}\\n' > m.go", tools: []string{"go"}},
 	})
 	allowedStill(t,
 		"strace -o trace.txt ls",

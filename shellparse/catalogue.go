@@ -716,6 +716,15 @@ func (c *Catalogue) versioned(name string) string {
 	if c == nil || c.Programs[name] != nil {
 		return ""
 	}
+	// a cross tool's target prefix (x86_64-linux-gnu-gcc-12)
+	if _, tool, ok := strings.Cut(name, "-linux-gnu-"); ok && tool != "" {
+		if c.interpreter(tool) {
+			return tool
+		}
+		if v := c.versioned(tool); v != "" {
+			return v
+		}
+	}
 	if stem, _, ok := strings.Cut(name, "."); ok && len(stem) > 1 {
 		// vim.tiny, perl5.36-x86_64-linux-gnu
 		if c.interpreter(stem) {
@@ -746,7 +755,7 @@ func (c *Catalogue) versioned(name string) string {
 
 func (c *Catalogue) interpreter(name string) bool {
 	p := c.Programs[name]
-	return p != nil && (p.InlineCode != nil || p.Shell != nil)
+	return p != nil && (p.InlineCode != nil || p.Shell != nil || p.ResponseFiles)
 }
 
 func matchAny(patterns []string, s string) bool {

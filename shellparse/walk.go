@@ -1281,7 +1281,8 @@ func (s *scanResult) hasValue(spec string) bool {
 		if v.Dynamic {
 			return true
 		}
-		if ok, _ := path.Match(pattern, v.Value); ok {
+		// * crosses slashes: -ldflags=*extld* matches -extld=./ld
+		if gitKeyMatch([]string{pattern}, v.Value) {
 			return true
 		}
 		if ok, _ := path.Match(pattern, path.Base(v.Value)); ok {

@@ -1112,7 +1112,7 @@ func mayGlobDash(pattern string) bool {
 		return false
 	}
 	switch pattern[0] {
-	case '*', '?', '[', '-':
+	case '*', '?', '[', '-', '{':
 		return true
 	case '@', '+', '!':
 		return len(pattern) > 1 && pattern[1] == '('
@@ -1124,7 +1124,9 @@ func mayGlobDash(pattern string) bool {
 // match name; a pattern path.Match cannot read (extended patterns) may.
 func GlobMayMatch(pattern, name string) bool {
 	ok, err := path.Match(pattern, name)
-	return ok || err != nil || strings.ContainsAny(pattern, "@+!(")
+	// extended patterns, character classes ([[:punct:]]) and braces
+	// ({*,}) are not path.Match's: they may match
+	return ok || err != nil || strings.ContainsAny(pattern, "@+!({") || strings.Contains(pattern, "[:")
 }
 
 func (w *walker) noteWritten(p string) {

@@ -1131,7 +1131,7 @@ func TestGlobOptionInjectionRealBash(t *testing.T) {
 		{command: "tar cf x.tar *", setup: payload + plant, tools: []string{"tar"}},
 		{command: "tar cf x.tar [-s]*", setup: payload + plant, tools: []string{"tar"}},
 		{command: "tar cf x.tar {*,}", setup: payload + plant, tools: []string{"tar"}},
-		{command: "tar cf x.tar [[:punct:]]*", setup: payload + plant, tools: []string{"tar"}},
+		{command: "tar cf x.tar [[:punct:]]* s.sh", setup: payload + plant, tools: []string{"tar"}},
 		{command: payload + "touch -- '-e sh s.sh'; rsync -a * x:y", tools: []string{"rsync"}},
 		{command: "rsync -a * x:y", setup: payload + "touch -- '-e sh s.sh'", tools: []string{"rsync"}},
 		// names given by an expansion: $(ls), xargs's input (split on

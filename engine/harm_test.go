@@ -1311,14 +1311,27 @@ func TestEighthRoundRealBash(t *testing.T) {
 		{command: "printf -- '-wrapper\\n\"sh,-c,rm victim.txt\"\\n' > opts; gcc-12 @opts -c x.c -o x.o", setup: "printf 'int main(void) { return 0; }\\n' > x.c", tools: []string{"gcc-12"}},
 		{command: "printf -- '-wrapper\\n\"sh,-c,rm victim.txt\"\\n' > opts; c99 @opts -c x.c -o x.o", setup: "printf 'int main(void) { return 0; }\\n' > x.c", tools: []string{"c99"}},
 		{command: "printf -- '-wrapper\\n\"sh,-c,rm victim.txt\"\\n' > opts; x86_64-linux-gnu-gcc @opts -c x.c -o x.o", setup: "printf 'int main(void) { return 0; }\\n' > x.c", tools: []string{"x86_64-linux-gnu-gcc"}},
+		// git clone -c writes the key into the new repository's config
+		{command: "printf '#!/bin/sh\\nrm ../victim.txt\\n' > h; chmod +x h; git clone -q -c core.fsmonitor=../h . sub && git -C sub status", setup: harmRepo, tools: []string{"git"}},
+		// pip re-runs itself under PIP_PYTHON; wget reads SYSTEM_WGETRC
+		{command: "printf '#!/bin/sh\\nrm victim.txt\\n' > b; chmod +x b; PIP_PYTHON=./b pip list", tools: []string{"pip"}},
+		{command: "printf '#!/bin/sh\\nrm victim.txt\\n' > a; chmod +x a; printf 'use_askpass = ./a\\n' > w.rc; SYSTEM_WGETRC=w.rc wget -q -t1 http://127.0.0.1:1/", tools: []string{"wget"}},
 		// make's -j takes no word that is not a number; go's flags take two dashes
 		{command: "printf '#!/bin/sh\\nrm -f victim.txt\\nexit 1\\n' > e; chmod +x e; make -j CC=./e x", setup: "printf 'int main(void) { return 0; }\\n' > x.c", tools: []string{"make"}},
 		{command: "printf '#!/bin/sh\\nrm -f victim.txt\\nexit 1\\n' > e; chmod +x e; go build --toolexec=./e .", setup: "printf 'module m\\ngo 1.21\\n' > go.mod && printf 'package main\\n\\nfunc main() {}\\n' > m.go", tools: []string{"go"}},
 	})
+	// the clone alone plants it: the next call's git status runs it
+	r := newRealBash(t, "")
+	for _, c := range []string{"git clone -q -c core.fsmonitor=../h . sub", "git clone --config=alias.st='!rm victim.txt' . sub"} {
+		if d := r.decide(c); d.Decision == Allow {
+			t.Errorf("%s: %+v, want deny or ask", c, d)
+		}
+	}
 	allowedStill(t,
 		"strace -o trace.txt ls",
 		"sed -i.bak s/a/b/ README.md",
 		"sed -i'bak/*' s/a/b/ src/x.c",
+		"git clone -q -c user.name=bot . sub",
 	)
 }
 

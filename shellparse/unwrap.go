@@ -1225,6 +1225,30 @@ func (w *walker) git(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scan
 		}
 		w.scriptWord(joinWords(rest[k:]), seg, "git "+form, c, false)
 	}
+	if sub.Value == "clone" {
+		// git clone -c KEY=VALUE writes KEY into the new repository's
+		// configuration, which later git commands there run
+		for k := 0; k < len(rest); k++ {
+			wd := rest[k]
+			var kv Word
+			switch {
+			case !wd.Dynamic && (wd.Value == "-c" || wd.Value == "--config") && k+1 < len(rest):
+				k++
+				kv = rest[k].Word
+			case !wd.Dynamic && strings.HasPrefix(wd.Value, "--config="):
+				kv = Word{Value: strings.TrimPrefix(wd.Value, "--config=")}
+			case !wd.Dynamic && strings.HasPrefix(wd.Value, "-c") && len(wd.Value) > 2:
+				kv = Word{Value: wd.Value[2:]}
+			default:
+				continue
+			}
+			key, _, _ := strings.Cut(strings.ToLower(kv.Value), "=")
+			if kv.Dynamic || strings.HasPrefix(key, gs.AliasPrefix) || gitKeyMatch(gs.CommandKeys, key) || gitKeyMatch(gs.CodeKeys, key) || gitKeyMatch(gs.BangCommandKeys, key) ||
+				len(gs.InertKeys) > 0 && !gitKeyMatch(gs.InertKeys, key) {
+				seg.addFinding(FindGitConfigPlants, "git clone -c "+clip(kv.Value)+" sets configuration in the new repository that makes git run code later")
+			}
+		}
+	}
 	if gs.ConfigSubcommand != "" && sub.Value == gs.ConfigSubcommand {
 		if f, ok := gitConfigFile(rest); ok {
 			seg.Writes = append(seg.Writes, inDirs(f, cdirs)) // git config -f .gitmodules KEY VALUE

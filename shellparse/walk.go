@@ -1462,10 +1462,7 @@ func scan(words []wordInfo, spec *ProgramSpec) *scanResult {
 			continue
 		}
 		names, val, attached := optionNames(wd.Value, spec)
-		for _, n := range names {
-			s.options = append(s.options, spec.canonicalOption(n))
-		}
-		last := names[len(names)-1]
+		last := s.addOptions(names, spec)
 		switch {
 		case attached:
 			s.values[last] = append(s.values[last], Word{Value: val})
@@ -1475,6 +1472,16 @@ func scan(words []wordInfo, spec *ProgramSpec) *scanResult {
 		}
 	}
 	return s
+}
+
+// addOptions notes the option names of one word, in canonical spelling,
+// and returns the last as written, which a value attached to the word or
+// following it belongs to.
+func (s *scanResult) addOptions(names []string, spec *ProgramSpec) string {
+	for _, n := range names {
+		s.options = append(s.options, spec.canonicalOption(n))
+	}
+	return names[len(names)-1]
 }
 
 // dynamicOption reads a word only known at run time that starts as an
@@ -1501,10 +1508,7 @@ func (s *scanResult) dynamicOption(v string, spec *ProgramSpec) {
 			return
 		}
 		names, _, _ := optionNames(name, spec)
-		for _, n := range names {
-			s.options = append(s.options, spec.canonicalOption(n))
-		}
-		last := names[len(names)-1]
+		last := s.addOptions(names, spec)
 		_, val, _ := strings.Cut(v, "=")
 		s.values[last] = append(s.values[last], Word{Value: val, Dynamic: true})
 		return
@@ -1514,10 +1518,7 @@ func (s *scanResult) dynamicOption(v string, spec *ProgramSpec) {
 		return
 	}
 	names, val, attached := optionNames(lit, spec)
-	for _, n := range names {
-		s.options = append(s.options, spec.canonicalOption(n))
-	}
-	last := names[len(names)-1]
+	last := s.addOptions(names, spec)
 	if !attached && !spec.takesValue(last) {
 		unread()
 		return

@@ -775,10 +775,11 @@ func (c *Catalogue) runsCode(name string) bool {
 	return p != nil && (p.Shell != nil || p.InlineCode != nil || p.Wrapper != nil || p.Git != nil || p.StdinScript != nil)
 }
 
-// gitKeyMatch reports whether a git configuration key matches one of the
-// patterns, where * matches any text, slashes included: a subsection may
-// hold a path or a URL (includeIf.gitdir:/src/.path).
-func gitKeyMatch(patterns []string, key string) bool {
+// matchAcross reports whether s matches one of the patterns, where *
+// matches any text, slashes included: a git configuration key's
+// subsection may hold a path or a URL (includeIf.gitdir:/src/.path), an
+// option's value a path (-ldflags=-extld=./ld).
+func matchAcross(patterns []string, key string) bool {
 	key = strings.ReplaceAll(key, "/", "\x01")
 	for _, p := range patterns {
 		if ok, _ := path.Match(strings.ReplaceAll(p, "/", "\x01"), key); ok {

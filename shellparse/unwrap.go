@@ -1165,7 +1165,7 @@ func (w *walker) git(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scan
 				}
 				key, val, _ := strings.Cut(v.Value, "=")
 				w.gitConfig(seg, strings.ToLower(key), Word{Value: val}, aliases, c)
-				if len(gs.InertKeys) == 0 || !gitKeyMatch(gs.InertKeys, strings.ToLower(key)) {
+				if len(gs.InertKeys) == 0 || !matchAcross(gs.InertKeys, strings.ToLower(key)) {
 					// git clone -c alias.x='!cmd' . c keeps the key in
 					// the new repository's config: git there runs it
 					// later (git -C c x), as after a config this command
@@ -1243,8 +1243,8 @@ func (w *walker) git(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scan
 				continue
 			}
 			key, _, _ := strings.Cut(strings.ToLower(kv.Value), "=")
-			if kv.Dynamic || strings.HasPrefix(key, gs.AliasPrefix) || gitKeyMatch(gs.CommandKeys, key) || gitKeyMatch(gs.CodeKeys, key) || gitKeyMatch(gs.BangCommandKeys, key) ||
-				len(gs.InertKeys) > 0 && !gitKeyMatch(gs.InertKeys, key) {
+			if kv.Dynamic || strings.HasPrefix(key, gs.AliasPrefix) || matchAcross(gs.CommandKeys, key) || matchAcross(gs.CodeKeys, key) || matchAcross(gs.BangCommandKeys, key) ||
+				len(gs.InertKeys) > 0 && !matchAcross(gs.InertKeys, key) {
 				seg.addFinding(FindGitConfigPlants, "git clone -c "+clip(kv.Value)+" sets configuration in the new repository that makes git run code later")
 			}
 		}
@@ -1267,9 +1267,9 @@ func (w *walker) git(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scan
 				continue
 			}
 			key := strings.ToLower(wd.Value)
-			bang := gitKeyMatch(gs.BangCommandKeys, key) && k+1 < len(rest) &&
+			bang := matchAcross(gs.BangCommandKeys, key) && k+1 < len(rest) &&
 				(rest[k+1].Dynamic || strings.HasPrefix(strings.TrimLeft(rest[k+1].Value, " \t"), "!"))
-			if (strings.HasPrefix(key, gs.AliasPrefix) || gitKeyMatch(gs.CommandKeys, key) || gitKeyMatch(gs.CodeKeys, key) || bang) && !gitConfigReads(rest, k) {
+			if (strings.HasPrefix(key, gs.AliasPrefix) || matchAcross(gs.CommandKeys, key) || matchAcross(gs.CodeKeys, key) || bang) && !gitConfigReads(rest, k) {
 				seg.addFinding(FindGitConfigPlants, "git config sets "+wd.Value+", which makes git run code later")
 			}
 			break
@@ -1435,7 +1435,7 @@ func (w *walker) gitConfig(seg *Segment, key string, value Word, aliases map[str
 	switch {
 	case gs.AliasPrefix != "" && strings.HasPrefix(key, gs.AliasPrefix):
 		aliases[strings.TrimPrefix(key, gs.AliasPrefix)] = value
-	case gitKeyMatch(gs.CommandKeys, key):
+	case matchAcross(gs.CommandKeys, key):
 		// credential.helper=!CMD (and the like) runs CMD in a shell
 		if !value.Dynamic {
 			value.Value = strings.TrimPrefix(strings.TrimLeft(value.Value, " \t"), "!")
@@ -1443,7 +1443,7 @@ func (w *walker) gitConfig(seg *Segment, key string, value Word, aliases map[str
 		if value.Value != "" {
 			w.scriptWord(value, seg, "git -c "+key, c, false)
 		}
-	case gitKeyMatch(gs.BangCommandKeys, key):
+	case matchAcross(gs.BangCommandKeys, key):
 		// submodule.x.update=!CMD runs CMD; rebase, merge... name a mode
 		switch v := strings.TrimLeft(value.Value, " \t"); {
 		case value.Dynamic:
@@ -1451,9 +1451,9 @@ func (w *walker) gitConfig(seg *Segment, key string, value Word, aliases map[str
 		case strings.HasPrefix(v, "!") && len(v) > 1:
 			w.scriptWord(Word{Value: v[1:]}, seg, "git -c "+key, c, false)
 		}
-	case gitKeyMatch(gs.CodeKeys, key):
+	case matchAcross(gs.CodeKeys, key):
 		seg.addFinding(FindGitConfigCode, "git -c "+key+" makes git run code that cannot be checked")
-	case len(gs.InertKeys) > 0 && !gitKeyMatch(gs.InertKeys, strings.ToLower(key)):
+	case len(gs.InertKeys) > 0 && !matchAcross(gs.InertKeys, strings.ToLower(key)):
 		seg.addFinding(FindGitConfigCode, "git -c "+key+" is not known to be inert: it may make git run a program")
 	}
 }

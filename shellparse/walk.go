@@ -1071,15 +1071,11 @@ func (w *walker) optionGlobs(seg *Segment, words []wordInfo, spec *ProgramSpec) 
 		if endOpts {
 			continue
 		}
-		// a pattern that may start with -, or an expansion ($f, $(ls))
-		// with nothing known before it, which may give any name in the
-		// directory
-		expansion := strings.ContainsAny(wd.Value, "$`") || wd.Value == inputWord
-		if expansion && wd.Value != inputWord && optionPrefix(wd.Value) != "" || !expansion && (!wd.glob || !mayGlobDash(wd.Value)) {
+		if !mayGiveDashName(wd) {
 			continue
 		}
 		seg.OptionGlobs = append(seg.OptionGlobs, wd.Value)
-		first, _, _ := strings.Cut(optionGlobPattern(wd.Value), "/")
+		first, _, _ := strings.Cut(OptionGlobPattern(wd.Value), "/")
 		for _, name := range w.dashNames {
 			if GlobMayMatch(first, name) {
 				seg.addFinding(FindUnknownOption, "the pattern "+clip(wd.Value)+" may match "+clip(name)+", which this command creates first and "+seg.Program+" would read as an option")
@@ -1093,17 +1089,30 @@ func (w *walker) optionGlobs(seg *Segment, words []wordInfo, spec *ProgramSpec) 
 	}
 }
 
-// optionGlobPattern is the pattern the names a word of OptionGlobs may
-// become match: the word's own, or * for an expansion.
-func optionGlobPattern(word string) string {
-	if strings.ContainsAny(word, "$`") || word == inputWord {
+// expansionWord reports whether a dynamic word is made by an expansion
+// ($f, $(ls), xargs's input) rather than by a pattern alone.
+func expansionWord(word string) bool {
+	return strings.ContainsAny(word, "$`") || word == inputWord
+}
+
+// mayGiveDashName reports whether a dynamic word may become a name from the
+// directory that starts with "-": a pattern that may start with -, or an
+// expansion with nothing known before it.
+func mayGiveDashName(wd wordInfo) bool {
+	if expansionWord(wd.Value) {
+		return wd.Value == inputWord || optionPrefix(wd.Value) == ""
+	}
+	return wd.glob && mayGlobDash(wd.Value)
+}
+
+// OptionGlobPattern is the pattern the names a word of Segment.OptionGlobs
+// may become match: the word's own, or * for an expansion.
+func OptionGlobPattern(word string) string {
+	if expansionWord(word) {
 		return "*"
 	}
 	return word
 }
-
-// OptionGlobPattern is optionGlobPattern, for the engine.
-func OptionGlobPattern(word string) string { return optionGlobPattern(word) }
 
 // mayGlobDash reports whether the pattern's expansion may start with "-":
 // it starts with a pattern character or an extended pattern.
@@ -1284,7 +1293,7 @@ func (s *scanResult) hasValue(spec string) bool {
 			return true
 		}
 		// * crosses slashes: -ldflags=*extld* matches -extld=./ld
-		if gitKeyMatch([]string{pattern}, v.Value) {
+		if matchAcross([]string{pattern}, v.Value) {
 			return true
 		}
 		if ok, _ := path.Match(pattern, path.Base(v.Value)); ok {

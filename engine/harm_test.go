@@ -25,6 +25,9 @@ type harmCase struct {
 	// harm is what the real run does: "" deletes victim.txt; any other
 	// value is a path (relative to the root) that the run creates.
 	harm string
+	// mode, if set, is a path (relative to the root) whose permissions the
+	// run changes: that is the harm instead.
+	mode string
 }
 
 func (tc harmCase) check(t *testing.T) {
@@ -52,9 +55,21 @@ func (tc harmCase) check(t *testing.T) {
 	if tc.harm != "" && r.exists(tc.harm) {
 		t.Fatalf("%s exists before the run", tc.harm)
 	}
+	var before os.FileMode
+	if tc.mode != "" {
+		fi, err := os.Stat(filepath.Join(r.root, tc.mode))
+		if err != nil {
+			t.Fatal(err)
+		}
+		before = fi.Mode()
+	}
 	// SHELL is set as a login sets it; CI runs with none.
 	out := r.run(tc.command, "HOME="+t.TempDir(), "SHELL=/bin/sh", "GIT_CONFIG_NOSYSTEM=1")
 	switch {
+	case tc.mode != "":
+		if fi, err := os.Stat(filepath.Join(r.root, tc.mode)); err != nil || fi.Mode() == before {
+			t.Errorf("run by bash, the command did not change the mode of %s (%v, %s): the case tests nothing", tc.mode, err, out)
+		}
 	case tc.harm == "" && r.exists("victim.txt"):
 		t.Errorf("run by bash, the command did not delete victim.txt (%s): the case tests nothing", out)
 	case tc.harm != "" && !r.exists(tc.harm):
@@ -1345,4 +1360,38 @@ func TestCoprocNameRealBash(t *testing.T) {
 		{command: "coproc sh <<'EOF'\nrm victim.txt\nEOF\nwait"},
 	})
 	allowedStill(t, "coproc cat", "coproc X { cat; }")
+}
+
+// TestNinthRoundRealBash: GNU chmod reads a mode that starts with "-" as
+// options (chmod -w FILE has no mode operand), and --reference gives the
+// mode or owner instead of an operand; python3 -m MODULE runs the program
+// the module is the command line of (-m pip --python PY); java runs
+// source files, option files and -XX:OnOutOfMemoryError commands.
+func TestNinthRoundRealBash(t *testing.T) {
+	const b = "printf '#!/bin/sh\\nrm -f victim.txt\\n' > b; chmod +x b; "
+	runHarm(t, []harmCase{
+		{command: "chmod -w .git/config", setup: harmRepo, tools: []string{"git"}, mode: ".git/config"},
+		{command: "chmod -R -rw,u+x .git/config", setup: harmRepo, tools: []string{"git"}, mode: ".git/config"},
+		{command: "chmod --reference=victim.txt .git/config", setup: harmRepo + " && chmod 600 victim.txt", tools: []string{"git"}, mode: ".git/config"},
+		{command: "chmod --reference victim.txt ../outside.txt", setup: "chmod 600 victim.txt && echo o > ../outside.txt && chmod 644 ../outside.txt", mode: "../outside.txt"},
+		{command: "chmod -x ../outside.txt", setup: "echo o > ../outside.txt && chmod 755 ../outside.txt", mode: "../outside.txt"},
+		{command: b + "python3 -m pip --python ./b list", tools: []string{"python3"}},
+		{command: b + "python3 -m pip --python=./b list", tools: []string{"python3"}},
+		{command: "printf 'class E { public static void main(String[] a) throws Exception { new ProcessBuilder(\"rm\", \"victim.txt\").start().waitFor(); } }' > E.txt; java --source 11 E.txt", tools: []string{"java", "javac"}},
+		{command: "printf 'class E { public static void main(String[] a) { long[][] x = new long[1000][]; for (int i = 0; i < x.length; i++) x[i] = new long[1 << 20]; } }' > E.java; javac E.java && java -Xmx16m '-XX:OnOutOfMemoryError=rm victim.txt' E", tools: []string{"java", "javac"}},
+	})
+	allowedStill(t,
+		"chmod +x victim.txt",
+		"chmod -R u+w victim.txt",
+		"chmod --reference=victim.txt victim.txt",
+		"python3 app.py -c config.ini",
+		"python3 -u app.py -c config.ini",
+		"python3 -m pip install -c constraints.txt requests",
+		"python3 -m pytest -c pytest.ini",
+		"perl script.pl -e foo",
+		"ruby app.rb -e production",
+		"node app.js -e production",
+		"java -jar app.jar -cp foo",
+		"java -cp build Main arg1",
+	)
 }

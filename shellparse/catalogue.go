@@ -182,6 +182,13 @@ type ProgramSpec struct {
 	// list is reported (unknown_option): the program may read it in a way
 	// gate does not know.
 	Getopt *GetoptSpec `json:"getopt,omitempty"`
+	// PosixOptions stops option parsing at the first operand, as
+	// interpreters do: what follows their script belongs to the script
+	// (python3 app.py -c cfg passes -c to app.py).
+	PosixOptions bool `json:"posix_options,omitempty"`
+	// EndOptions are options after whose value the program reads no more
+	// options (python3 -c CODE and -m MODULE: the rest is sys.argv).
+	EndOptions []string `json:"end_options,omitempty"`
 	// ProgramFileOptions are options whose value is a file of code the
 	// program runs (make -f, awk -f, sed -f): a file read from stdin or
 	// written earlier in the same command is unprovable.
@@ -450,6 +457,13 @@ type InlineCodeSpec struct {
 	// standard library that run code given in their arguments or standard
 	// input (python3 -m timeit CODE, -m code, -m pdb): inline code.
 	CodeModules []string `json:"code_modules,omitempty"`
+	// ModulePrograms maps a module run with ModuleOptions to the program
+	// whose command line it is, where their names differ (python3 -m
+	// IPython is ipython). A module named as a catalogue program or
+	// subcommand wrapper (-m pip, -m poetry, -m uv) is read as that
+	// program given the words after the module: python3 -m pip --python
+	// PY runs PY as pip --python PY does.
+	ModulePrograms map[string]string `json:"module_programs,omitempty"`
 	// Prover names a check of the code gate knows ("python": one-liners
 	// that only print, compute and read standard input, see python.go;
 	// "sed": scripts with no e, w or W, see sed.go): code it proves inert
@@ -536,6 +550,10 @@ type WritesSpec struct {
 	// Skip is the number of leading operands that are not files (chmod's
 	// mode).
 	Skip int `json:"skip,omitempty"`
+	// SkipUnless turns Skip off with one of these options: the operand it
+	// skips was given another way (chmod --reference=F FILE; chmod -w FILE,
+	// whose mode GNU chmod reads as options).
+	SkipUnless []string `json:"skip_unless,omitempty"`
 	// Relinks marks programs that make or move names (ln, mv): after
 	// them, a path may lead through a link or a directory that was not
 	// there when the command was decided. RelinksWhen limits it to

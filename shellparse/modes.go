@@ -324,24 +324,43 @@ func extractDir(seg *Segment, words []wordInfo) {
 // moduleWrites records the files a module run with python -m MODULE
 // writes, from the words after the module's name.
 func (w *walker) moduleWrites(seg *Segment, words []wordInfo, opt, module string, ws *WritesSpec) {
+	if at := moduleAt(words, opt, module); at >= 0 {
+		rest := append([]wordInfo{words[0]}, words[at+1:]...)
+		ps := &ProgramSpec{Writes: ws}
+		w.writes(seg, rest, ps, scan(rest, ps))
+	}
+}
+
+// moduleAt returns the index of the word naming module after opt (-m pip,
+// -mpip: the word itself), or -1.
+func moduleAt(words []wordInfo, opt, module string) int {
 	for k := 1; k < len(words); k++ {
 		wd := words[k]
 		if wd.Dynamic {
 			continue
 		}
-		at := -1
 		switch {
 		case wd.Value == opt && k+1 < len(words) && words[k+1].Value == module:
-			at = k + 1
+			return k + 1
 		case wd.Value == opt+module:
-			at = k
+			return k
 		}
-		if at < 0 {
-			continue
-		}
-		rest := append([]wordInfo{words[0]}, words[at+1:]...)
-		ps := &ProgramSpec{Writes: ws}
-		w.writes(seg, rest, ps, scan(rest, ps))
+	}
+	return -1
+}
+
+// moduleProgram reads python3 -m MODULE ARGS as the program MODULE is the
+// command line of, given ARGS: its options that run or write something
+// (pip --python PY, uv run CMD, poetry run CMD) are read as the program's.
+func (w *walker) moduleProgram(seg *Segment, words []wordInfo, ic *InlineCodeSpec, opt, module string, c *ctx, stdinLit *string) {
+	name := module
+	if p, ok := ic.ModulePrograms[module]; ok {
+		name = p
+	}
+	at := moduleAt(words, opt, module)
+	if at < 0 || w.p.cat.Programs[name] == nil && w.p.cat.SubcommandWrappers[name] == nil {
 		return
 	}
+	prog := wordInfo{Word: Word{Value: name}, raw: name}
+	w.inner(seg, append([]wordInfo{prog}, words[at+1:]...), seg.Program+" "+opt+" "+module, c, stdinLit, nil)
 }

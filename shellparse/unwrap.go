@@ -720,11 +720,14 @@ func (w *walker) inlineCode(seg *Segment, words []wordInfo, spec *ProgramSpec, s
 		for _, v := range sc.values[o] {
 			if contains(ic.ModuleOptions, o) && !v.Dynamic {
 				w.moduleFile(seg, v.Value, seg.Program+" "+o)
-				if ws := ic.ModuleWrites[v.Value]; ws != nil {
+				ws := ic.ModuleWrites[v.Value]
+				if ws != nil {
 					w.moduleWrites(seg, words, o, v.Value, ws)
 				}
 				if contains(ic.CodeModules, v.Value) || contains(ic.CodeModules, strings.SplitN(v.Value, ".", 2)[0]) {
 					seg.addFinding(FindInlineCode, seg.Program+" "+o+" "+v.Value+" runs code given in its arguments or standard input")
+				} else if ws == nil {
+					w.moduleProgram(seg, words, ic, o, v.Value, c, stdinLit)
 				}
 				continue
 			}

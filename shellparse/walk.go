@@ -1265,7 +1265,7 @@ func (p *ProgramSpec) posixOptions() bool {
 	}
 	// a wrapper only after a subcommand (npm exec) reads its options
 	// after the subcommand too
-	return p != nil && (p.Wrapper != nil && len(p.Wrapper.Subcommands) == 0 || p.Shell != nil)
+	return p != nil && (p.PosixOptions || p.Wrapper != nil && len(p.Wrapper.Subcommands) == 0 || p.Shell != nil)
 }
 
 // scanResult is argv read with the program's option arity: options (split,
@@ -1479,6 +1479,7 @@ func scan(words []wordInfo, spec *ProgramSpec) *scanResult {
 			i++
 			s.values[last] = append(s.values[last], words[i].Word)
 		}
+		endOpts = spec != nil && slices.Contains(spec.EndOptions, last)
 	}
 	return s
 }
@@ -1748,8 +1749,10 @@ func (w *walker) writes(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *s
 	if ws.Operands == "" || len(ws.OperandsWhen) > 0 && !slices.ContainsFunc(ws.OperandsWhen, sc.hasValue) {
 		return
 	}
-	if ws.Skip < len(operands) {
-		operands = operands[ws.Skip:]
+	if skip := ws.Skip; slices.ContainsFunc(ws.SkipUnless, sc.hasOption) {
+		// no operand to skip
+	} else if skip < len(operands) {
+		operands = operands[skip:]
 	} else {
 		operands = nil
 	}

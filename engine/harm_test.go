@@ -1378,6 +1378,8 @@ func TestNinthRoundRealBash(t *testing.T) {
 		{command: b + "python3 -m pip --python ./b list", tools: []string{"python3"}},
 		{command: b + "python3 -m pip --python=./b list", tools: []string{"python3"}},
 		{command: "printf 'class E { public static void main(String[] a) throws Exception { new ProcessBuilder(\"rm\", \"victim.txt\").start().waitFor(); } }' > E.txt; java --source 11 E.txt", tools: []string{"java", "javac"}},
+		// proven python code creates no module; its redirection may
+		{command: "python3 -c \"print('import os; os.remove(\\\"victim.txt\\\")')\" > json.py && python3 -c 'import json; print(1)'", tools: []string{"python3"}},
 		{command: "printf 'class E { public static void main(String[] a) { long[][] x = new long[1000][]; for (int i = 0; i < x.length; i++) x[i] = new long[1 << 20]; } }' > E.java; javac E.java && java -Xmx16m '-XX:OnOutOfMemoryError=rm victim.txt' E", tools: []string{"java", "javac"}},
 	})
 	allowedStill(t,
@@ -1393,5 +1395,6 @@ func TestNinthRoundRealBash(t *testing.T) {
 		"node app.js -e production",
 		"java -jar app.jar -cp foo",
 		"java -cp build Main arg1",
+		"ls -la x.mp4 && python3 -c \"import sys; print('Python available')\" && python3 -c \"import subprocess; print('ok')\"",
 	)
 }

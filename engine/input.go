@@ -757,6 +757,11 @@ func creates(seg *shellparse.Segment, cat *shellparse.Catalogue) bool {
 		// A script whose content the parser read is judged by the
 		// segments it runs (proven python code creates nothing).
 		return false
+	case seg.ProvenCode && len(seg.Findings) == 0:
+		// python3 -c CODE proven to only print, compute and read: it
+		// creates no file (python3 -c 'import sys; print(sys.path)' &&
+		// python3 -c 'import json; ...' imports nothing it wrote)
+		return false
 	case seg.Program == "" || seg.ProgramPath != "":
 		return true
 	case seg.Wrapper:

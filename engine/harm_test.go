@@ -28,6 +28,9 @@ type harmCase struct {
 	// mode, if set, is a path (relative to the root) whose permissions the
 	// run changes: that is the harm instead.
 	mode string
+	// gone, if set, is a path (relative to the root) the run takes away:
+	// that is the harm instead.
+	gone string
 }
 
 func (tc harmCase) check(t *testing.T) {
@@ -55,6 +58,9 @@ func (tc harmCase) check(t *testing.T) {
 	if tc.harm != "" && r.exists(tc.harm) {
 		t.Fatalf("%s exists before the run", tc.harm)
 	}
+	if tc.gone != "" && !r.exists(tc.gone) {
+		t.Fatalf("%s does not exist before the run", tc.gone)
+	}
 	var before os.FileMode
 	if tc.mode != "" {
 		fi, err := os.Stat(filepath.Join(r.root, tc.mode))
@@ -66,6 +72,10 @@ func (tc harmCase) check(t *testing.T) {
 	// SHELL is set as a login sets it; CI runs with none.
 	out := r.run(tc.command, "HOME="+t.TempDir(), "SHELL=/bin/sh", "GIT_CONFIG_NOSYSTEM=1")
 	switch {
+	case tc.gone != "":
+		if r.exists(tc.gone) {
+			t.Errorf("run by bash, the command did not take %s away (%s): the case tests nothing", tc.gone, out)
+		}
 	case tc.mode != "":
 		if fi, err := os.Stat(filepath.Join(r.root, tc.mode)); err != nil || fi.Mode() == before {
 			t.Errorf("run by bash, the command did not change the mode of %s (%v, %s): the case tests nothing", tc.mode, err, out)
@@ -1364,7 +1374,8 @@ func TestCoprocNameRealBash(t *testing.T) {
 
 // TestNinthRoundRealBash: GNU chmod reads a mode that starts with "-" as
 // options (chmod -w FILE has no mode operand), and --reference gives the
-// mode or owner instead of an operand; python3 -m MODULE runs the program
+// mode or owner instead of an operand; mv and compressors take their
+// sources away from their names (writes.removes); python3 -m MODULE runs the program
 // the module is the command line of (-m pip --python PY); java runs
 // source files, option files and -XX:OnOutOfMemoryError commands.
 func TestNinthRoundRealBash(t *testing.T) {
@@ -1378,6 +1389,16 @@ func TestNinthRoundRealBash(t *testing.T) {
 		{command: b + "python3 -m pip --python ./b list", tools: []string{"python3"}},
 		{command: b + "python3 -m pip --python=./b list", tools: []string{"python3"}},
 		{command: "printf 'class E { public static void main(String[] a) throws Exception { new ProcessBuilder(\"rm\", \"victim.txt\").start().waitFor(); } }' > E.txt; java --source 11 E.txt", tools: []string{"java", "javac"}},
+		// mv's sources and a compressor's input are taken away from
+		// their names: the agent's settings (which may hold its
+		// restrictions), a file outside the root
+		{command: "mv .qwen/settings.json x.json", setup: "mkdir .qwen && echo {} > .qwen/settings.json", gone: ".qwen/settings.json"},
+		{command: "mv -t . .gemini/settings.json", setup: "mkdir .gemini x && echo {} > .gemini/settings.json", gone: ".gemini/settings.json"},
+		{command: "gzip .qwen/settings.json", setup: "mkdir .qwen && echo {} > .qwen/settings.json", tools: []string{"gzip"}, gone: ".qwen/settings.json"},
+		{command: "xz -z .claude/settings.json", setup: "mkdir .claude && echo {} > .claude/settings.json", tools: []string{"xz"}, gone: ".claude/settings.json"},
+		{command: "mv ../outside.txt .", setup: "echo o > ../outside.txt", gone: "../outside.txt"},
+		{command: "bzip2 ../outside.txt", setup: "echo o > ../outside.txt", tools: []string{"bzip2"}, gone: "../outside.txt"},
+		{command: "git mv .qwen/settings.json x.json", setup: "mkdir .qwen && echo {} > .qwen/settings.json && " + harmRepo + " && git add .qwen && git -c user.email=a@b -c user.name=n commit -q -m two", tools: []string{"git"}, gone: ".qwen/settings.json"},
 		// proven python code creates no module; its redirection may
 		{command: "python3 -c \"print('import os; os.remove(\\\"victim.txt\\\")')\" > json.py && python3 -c 'import json; print(1)'", tools: []string{"python3"}},
 		{command: "printf 'class E { public static void main(String[] a) { long[][] x = new long[1000][]; for (int i = 0; i < x.length; i++) x[i] = new long[1 << 20]; } }' > E.java; javac E.java && java -Xmx16m '-XX:OnOutOfMemoryError=rm victim.txt' E", tools: []string{"java", "javac"}},
@@ -1395,6 +1416,11 @@ func TestNinthRoundRealBash(t *testing.T) {
 		"node app.js -e production",
 		"java -jar app.jar -cp foo",
 		"java -cp build Main arg1",
+		"mv victim.txt v2.txt",
+		"mv victim.txt x.txt && mv x.txt victim.txt",
+		"gzip -k victim.txt",
+		"gzip -c victim.txt > v.gz",
+		"find . -name '*.log' -exec gzip {} \\;",
 		"ls -la x.mp4 && python3 -c \"import sys; print('Python available')\" && python3 -c \"import subprocess; print('ok')\"",
 	)
 }

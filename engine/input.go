@@ -122,7 +122,9 @@ type PathInput struct {
 	// Access is "read" or "write".
 	Access string `json:"access"`
 	// Source says where the path came from: "redirect", "argument" (a
-	// program's argument, per the catalogue), or the tool's parameter name.
+	// program's argument, per the catalogue), "removed" (a file the
+	// program takes away from its name: mv's sources, gzip's input; access
+	// "write"), or the tool's parameter name.
 	Source string `json:"source"`
 	// Dynamic is set when the path is only known at run time.
 	Dynamic bool `json:"dynamic"`
@@ -379,6 +381,17 @@ func (e *Engine) shellInput(ctx context.Context, in *Input, args map[string]any)
 		}
 		for _, w := range seg.Writes {
 			add(w, "argument")
+		}
+		for _, w := range seg.Removes {
+			// the name goes away: checked where it is, as a write that
+			// replaces (mv /dev/null x), not marked as written
+			if !known && !filepath.IsAbs(w.Value) {
+				dynamic(w.Value, "removed")
+				continue
+			}
+			pi := in.addPath(e, base, w.Value, "write", "removed")
+			pi.Segment = &id
+			pi.Replaces = true
 		}
 		e.secretReads(in, seg, base, known)
 		e.protectedArgs(in, seg, base, known, written)

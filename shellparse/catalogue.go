@@ -554,6 +554,14 @@ type WritesSpec struct {
 	// skips was given another way (chmod --reference=F FILE; chmod -w FILE,
 	// whose mode GNU chmod reads as options).
 	SkipUnless []string `json:"skip_unless,omitempty"`
+	// Removes names the operands whose files the program takes away from
+	// their name: "all" (gzip FILE leaves FILE.gz), "sources" (mv: every
+	// operand but the last, or all of them with a target option from
+	// Options). RemovesWhen limits it to invocations with one of these
+	// options (zstd --rm), RemovesUnless turns it off (gzip -k, -c).
+	Removes       string   `json:"removes,omitempty"`
+	RemovesWhen   []string `json:"removes_when,omitempty"`
+	RemovesUnless []string `json:"removes_unless,omitempty"`
 	// Relinks marks programs that make or move names (ln, mv): after
 	// them, a path may lead through a link or a directory that was not
 	// there when the command was decided. RelinksWhen limits it to
@@ -594,6 +602,11 @@ type WritesSpec struct {
 
 // check reports a writes specification Validate cannot use.
 func (ws *WritesSpec) check() error {
+	switch ws.Removes {
+	case "", "all", "sources":
+	default:
+		return fmt.Errorf("writes.removes must be all or sources, not %q", ws.Removes)
+	}
 	switch ws.Operands {
 	case "", "all", "last", "first":
 		return nil

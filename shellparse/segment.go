@@ -89,6 +89,12 @@ type Segment struct {
 	// Writes are files the program writes through its arguments (tee f,
 	// cp a f, dd of=f), as described by the catalogue.
 	Writes []Word `json:"writes"`
+	// Removes are files the program takes away from their name through
+	// its arguments (mv's sources, gzip's input replaced by FILE.gz), as
+	// the catalogue's writes.removes describes: checked as writes there,
+	// although nothing is written into them. Only names known statically
+	// are listed.
+	Removes []Word `json:"removes,omitempty"`
 	// Relinks is set when the program makes or moves names (ln, mv, cp -s;
 	// the catalogue's writes.relinks): paths later segments use may lead
 	// elsewhere at run time than when the command was decided.

@@ -1690,6 +1690,29 @@ func uniqueSorted(list []string) []string {
 	return out
 }
 
+// removes records the files the program takes away from their name
+// (writes.removes).
+func removes(seg *Segment, words []wordInfo, ws *WritesSpec, sc *scanResult) {
+	if ws.Removes == "" || len(ws.RemovesWhen) > 0 && !slices.ContainsFunc(ws.RemovesWhen, sc.hasOption) || slices.ContainsFunc(ws.RemovesUnless, sc.hasOption) {
+		return
+	}
+	operands := sc.operands
+	if ws.Removes == "sources" && !slices.ContainsFunc(ws.Options, func(o string) bool { return len(sc.values[o]) > 0 }) {
+		if len(operands) < 2 {
+			return
+		}
+		operands = operands[:len(operands)-1]
+	}
+	for _, i := range operands {
+		// names known statically only: find -exec mv {} dir and xargs
+		// gzip move or replace names the command found, everyday work
+		// (in exec mode the fs layer keeps protected paths read-only)
+		if !words[i].Dynamic {
+			seg.Removes = append(seg.Removes, words[i].Word)
+		}
+	}
+}
+
 // writes records files the program writes through its arguments.
 func (w *walker) writes(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scanResult) {
 	ws := spec.Writes
@@ -1700,6 +1723,7 @@ func (w *walker) writes(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *s
 		return
 	}
 	unnamedWrites(seg, ws, sc)
+	removes(seg, words, ws, sc)
 	if len(ws.When) > 0 && !slices.ContainsFunc(ws.When, sc.hasOption) {
 		return
 	}

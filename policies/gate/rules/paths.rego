@@ -155,6 +155,7 @@ deny contains {
 } if {
 	some p in input.paths
 	p.access == "write"
+	p.source != "removed"
 	not p.dir
 	p.links > 1
 }

@@ -1424,3 +1424,55 @@ func TestNinthRoundRealBash(t *testing.T) {
 		"ls -la x.mp4 && python3 -c \"import sys; print('Python available')\" && python3 -c \"import subprocess; print('ok')\"",
 	)
 }
+
+// TestNinthRoundToolsRealBash: the ninth round's attacks through tools.
+// env -S splits its string by its own rules (\\_ is a blank, # starts a
+// comment, \\c ends it) and the operands after the string follow it; make
+// reads NAME := VALUE with blanks around the operator; git merge-index
+// runs its program, ls-remote --exec is --upload-pack; parallel runs the
+// perl code of {= =} and its --ssh value; python3 -m MODULE imports from
+// the directory first, where the command may have written argparse.py.
+func TestNinthRoundToolsRealBash(t *testing.T) {
+	const m = "printf '#!/bin/sh\\nrm -f victim.txt\\n' > m; chmod +x m; "
+	const conflict = harmRepo + " && h=$(git hash-object -w victim.txt) && printf '0 0000000000000000000000000000000000000000\\tvictim.txt\\n100644 %s 1\\tvictim.txt\\n100644 %s 2\\tvictim.txt\\n100644 %s 3\\tvictim.txt\\n' $h $h $h | git update-index --index-info"
+	runHarm(t, []harmCase{
+		{command: "env -S 'rm\\_victim.txt'"},
+		{command: "env -S 'X=1\\_rm victim.txt'"},
+		{command: "env -S '#x' rm victim.txt"},
+		{command: "env -S '' rm victim.txt"},
+		{command: "env -S '\\c' rm victim.txt"},
+		{command: "env -iS 'rm victim.txt'"},
+		{command: "make 'x := $(shell rm victim.txt)'", setup: "printf 'all:\\n\\t@true\\n' > Makefile", tools: []string{"make"}},
+		{command: "make 'x != rm victim.txt'", setup: "printf 'all:\\n\\t@true\\n' > Makefile", tools: []string{"make"}},
+		{command: "make 'x += $(shell rm victim.txt)'", setup: "printf 'x:=1\\nall:\\n\\t@true $(x)\\n' > Makefile", tools: []string{"make"}},
+		{command: m + "git merge-index ./m -a", setup: conflict, tools: []string{"git"}},
+		{command: "git ls-remote --exec='rm victim.txt' .", setup: harmRepo, tools: []string{"git"}},
+		{command: "parallel echo '{= unlink(\"victim.txt\") =}' ::: a", tools: []string{"parallel"}},
+		{command: "parallel --ssh 'rm victim.txt #' -S x echo ::: a", tools: []string{"parallel"}},
+		{command: "printf 'import os\\nos.remove(\"victim.txt\")\\n' > argparse.py; python3 -m json.tool x.json", setup: "echo {} > x.json", tools: []string{"python3"}},
+	})
+	e := newTestEngine(t, exclude("run_shell_command(rm)", "run_shell_command(git push)", "run_shell_command(sudo)"))
+	for _, c := range []string{
+		"env -S 'git\\_push' origin HEAD",
+		"env -S '#' git push origin HEAD",
+		"env -S 'git #' push",
+		"env -S 'sudo\\_ls'",
+		"env -S '${X}' ls",
+		"git instaweb --httpd='rm victim.txt lighttpd'",
+		"git merge-index -o -q rm victim.txt",
+		"make '$(shell rm victim.txt)x=1'",
+	} {
+		if d, err := e.Decide(t.Context(), shellCall(c)); err != nil || d.Decision == Allow {
+			t.Errorf("%s: %+v %v, want deny or ask", c, d, err)
+		}
+	}
+	allowedStill(t,
+		"env -S 'python3 -u' script.py",
+		"env -S 'echo hi'",
+		"make 'CFLAGS = -O2 -g' all",
+		"parallel echo ::: a b c",
+		"parallel --joblog log.txt echo ::: a",
+		"curl -s http://127.0.0.1:1/ | python3 -m json.tool",
+		"git ls-remote origin",
+	)
+}

@@ -398,6 +398,9 @@ func (e *Engine) shellInput(ctx context.Context, in *Input, args map[string]any)
 	}
 	created := e.createScope(in.Cwd, sh.Segments)
 	writtenBefore := writeScope(sh.Segments, e.cat)
+	// a module run by name: files the command names that Python could
+	// import (curl URL | python3 -m json.tool writes none)
+	moduleBefore := scopeAfter(sh.Segments, func(i int) bool { return writesModule(sh.Segments[i].Segment) })
 	for i := range sh.Segments {
 		seg := &sh.Segments[i]
 		if after[i] && seg.ProgramPath != "" && seg.Program != "" && e.relinkedProgram(in.Cwd, seg.Segment, relinked) {
@@ -423,6 +426,9 @@ func (e *Engine) shellInput(ctx context.Context, in *Input, args map[string]any)
 		if seg.ImportsCode && writtenBefore[i] {
 			seg.Findings = append(seg.Findings, shellparse.Finding{Code: shellparse.FindInlineCode,
 				Message: seg.Program + " runs inline code that imports modules, and a part of the command that may run first may write one of them"})
+		} else if seg.RunsModule && moduleBefore[i] {
+			seg.Findings = append(seg.Findings, shellparse.Finding{Code: shellparse.FindInlineCode,
+				Message: seg.Program + " runs a module, which imports modules from the directory it runs in first, and a part of the command that may run first may write one of them"})
 		} else if seg.ImportsCode {
 			if why := e.importShadow(in.Cwd, seg.Segment); why != "" {
 				seg.Findings = append(seg.Findings, shellparse.Finding{Code: shellparse.FindInlineCode,

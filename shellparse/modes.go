@@ -209,8 +209,7 @@ func oldStyle(words []wordInfo, spec *ProgramSpec) []wordInfo {
 func (w *walker) varFiles(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scanResult, c *ctx) {
 	for _, i := range sc.operands {
 		wd := words[i]
-		name, val, ok := strings.Cut(wd.Value, "=")
-		name = strings.TrimRight(name, ":+?!")
+		name, val, ok := makeDefinition(wd.Value)
 		if !ok || !(contains(spec.VarFiles, name) || contains(spec.VarFiles, "*")) {
 			continue
 		}

@@ -792,6 +792,8 @@ type walker struct {
 	p   *Parser
 	src string
 	*state
+	// splits counts the env -S strings read again as argv (splitString).
+	splits int
 	// prefixOfRead is set while the assignments of a call to the read
 	// builtin are walked: IFS=... read only changes how read splits.
 	prefixOfRead bool

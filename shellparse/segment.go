@@ -137,6 +137,12 @@ type Segment struct {
 	// file an earlier part of the command writes or creates could be
 	// imported instead (the engine then reports inline_code).
 	ImportsCode bool `json:"imports_code,omitempty"`
+	// RunsModule is set when the interpreter runs a module by name
+	// (python3 -m json.tool): the current directory comes first on its
+	// import path, so a file an earlier part of the command writes or
+	// creates (argparse.py) may be imported instead of a standard module
+	// it uses (the engine then reports inline_code).
+	RunsModule bool `json:"runs_module,omitempty"`
 	// Reads are files that proven code opens for reading (python3 -c
 	// "open('f').read()"), checked like operands for secrets.
 	Reads []string `json:"reads,omitempty"`

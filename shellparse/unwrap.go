@@ -145,6 +145,9 @@ func (w *walker) wrapper(seg *Segment, words []wordInfo, spec *ProgramSpec, c *c
 	var assigns []Assign
 	var scriptVal *Word
 	var splitVal *Word
+	// the words of the split option (env -S STRING) and the flags
+	// clustered before it (-iS): the string's words take their place
+	splitStart, splitEnd, splitFlags := 0, 0, ""
 	shellMode, noExec, commandMode := false, false, false
 	placeholders := append([]string(nil), ws.Placeholders...)
 	permute := spec.Getopt != nil && !spec.Getopt.posix
@@ -194,6 +197,7 @@ func (w *walker) wrapper(seg *Segment, words []wordInfo, spec *ProgramSpec, c *c
 				}
 				return i
 			}
+			start := i
 			var names []string
 			var val string
 			var attached, needsNext bool
@@ -232,6 +236,7 @@ func (w *walker) wrapper(seg *Segment, words []wordInfo, spec *ProgramSpec, c *c
 					}
 					if contains(ws.SplitOptions, last) {
 						splitVal = &cp
+						splitStart, splitEnd, splitFlags = start, i+1, clusterBefore(v, last)
 					}
 					if contains(ws.ChdirOptions, last) {
 						chdirs = append(chdirs, cp)
@@ -251,6 +256,7 @@ func (w *walker) wrapper(seg *Segment, words []wordInfo, spec *ProgramSpec, c *c
 					scriptVal = &word
 				case contains(ws.SplitOptions, last):
 					splitVal = &word
+					splitStart, splitEnd, splitFlags = start, i+1, clusterBefore(v, last)
 				case contains(ws.PlaceholderOptions, last):
 					placeholders = append(placeholders, val)
 				}
@@ -306,7 +312,7 @@ func (w *walker) wrapper(seg *Segment, words []wordInfo, spec *ProgramSpec, c *c
 		return
 	}
 	if splitVal != nil {
-		w.scriptWord(*splitVal, seg, name+" -S", c, false)
+		w.splitString(seg, words, spec, *splitVal, splitStart, splitEnd, splitFlags, name, c, stdinLit)
 		return
 	}
 	if noExec {
@@ -426,6 +432,156 @@ const inputWord = "<input>"
 
 // maxArgCommands bounds the commands read from parallel's ::: arguments.
 const maxArgCommands = 32
+
+// splitString reads env -S STRING as env does: STRING's words, split by
+// env's own rules (envSplit), take the place of the option in argv, and
+// env reads that argv again: more options, assignments, then the command
+// with the operands that followed the option (env -S 'git\_push' origin
+// runs git push origin).
+func (w *walker) splitString(seg *Segment, words []wordInfo, spec *ProgramSpec, v Word, start, end int, flags, name string, c *ctx, stdinLit *string) {
+	if w.splits >= maxDepth {
+		seg.addFinding(FindNestingTooDeep, name+" -S strings nest more than "+itoa(maxDepth)+" levels deep")
+		return
+	}
+	if v.Dynamic {
+		seg.addFinding(FindDynamicScript, "the string split by "+name+" -S is not known statically: "+v.Value)
+		return
+	}
+	parts, ok := envSplit(v.Value)
+	if !ok {
+		seg.addFinding(FindDynamicScript, name+" -S is given a string whose splitting gate does not model (an environment variable, an escape env rejects): "+clip(v.Value))
+		return
+	}
+	argv := append([]wordInfo{}, words[:start]...)
+	if flags != "" {
+		argv = append(argv, wordInfo{Word: Word{Value: flags}, raw: flags})
+	}
+	for _, p := range parts {
+		argv = append(argv, wordInfo{Word: Word{Value: p}, raw: p, quoted: true})
+	}
+	w.splits++
+	w.wrapper(seg, append(argv, words[end:]...), spec, c, stdinLit)
+}
+
+// clusterBefore returns the flags clustered before a short option in its
+// word ("-iS" gives "-i"), or "".
+func clusterBefore(word, opt string) string {
+	if len(opt) != 2 || strings.HasPrefix(word, "--") {
+		return ""
+	}
+	if k := strings.IndexByte(word, opt[1]); k > 1 {
+		return word[:k]
+	}
+	return ""
+}
+
+// envSplit splits an env -S string as GNU env does: blanks separate words
+// outside quotes; '...' is literal but for \\ and \'; "..." and unquoted
+// text take the escapes \\ \" \' \# \$ \_ (a blank: a separator unquoted)
+// \t \n \v \f \r, and unquoted \c ends the string; # at the start of a
+// word starts a comment to the end. It reports false for what it does not
+// model or env rejects (${VAR}, whose value comes from the environment;
+// other escapes; an unterminated quote).
+func envSplit(s string) ([]string, bool) {
+	var words []string
+	var cur strings.Builder
+	inWord := false
+	flush := func() {
+		if inWord {
+			words = append(words, cur.String())
+			cur.Reset()
+			inWord = false
+		}
+	}
+	const (
+		unquoted = iota
+		single
+		double
+	)
+	q := unquoted
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		switch q {
+		case single:
+			switch {
+			case ch == '\'':
+				q = unquoted
+			case ch == '\\' && i+1 < len(s) && (s[i+1] == '\\' || s[i+1] == '\''):
+				i++
+				cur.WriteByte(s[i])
+			default:
+				cur.WriteByte(ch)
+			}
+			continue
+		case double:
+			if ch == '"' {
+				q = unquoted
+				continue
+			}
+		default:
+			switch ch {
+			case ' ', '\t', '\n', '\v', '\f', '\r':
+				flush()
+				continue
+			case '#':
+				if !inWord {
+					return words, true
+				}
+			case '\'':
+				q, inWord = single, true
+				continue
+			case '"':
+				q, inWord = double, true
+				continue
+			}
+		}
+		switch ch {
+		case '$':
+			return nil, false
+		case '\\':
+			if i+1 >= len(s) {
+				return nil, false
+			}
+			i++
+			switch e := s[i]; e {
+			case 'c':
+				if q == double {
+					return nil, false
+				}
+				flush()
+				return words, true
+			case '_':
+				if q == unquoted {
+					flush()
+					continue
+				}
+				cur.WriteByte(' ')
+			case 't':
+				cur.WriteByte('\t')
+			case 'n':
+				cur.WriteByte('\n')
+			case 'v':
+				cur.WriteByte('\v')
+			case 'f':
+				cur.WriteByte('\f')
+			case 'r':
+				cur.WriteByte('\r')
+			case '\\', '"', '\'', '#', '$':
+				cur.WriteByte(e)
+			default:
+				return nil, false
+			}
+		default:
+			cur.WriteByte(ch)
+		}
+		inWord = true
+	}
+	if q != unquoted {
+		return nil, false
+	}
+	flush()
+	return words, true
+}
 
 // argCommands reads the commands of a wrapper that takes its arguments
 // after separators (parallel CMD ::: A B runs CMD A and CMD B; parallel :::
@@ -719,6 +875,7 @@ func (w *walker) inlineCode(seg *Segment, words []wordInfo, spec *ProgramSpec, s
 		fileGiven = fileGiven || (sc.hasOption(o) && !contains(ic.LibraryOptions, o))
 		for _, v := range sc.values[o] {
 			if contains(ic.ModuleOptions, o) && !v.Dynamic {
+				seg.RunsModule = true
 				w.moduleFile(seg, v.Value, seg.Program+" "+o)
 				ws := ic.ModuleWrites[v.Value]
 				if ws != nil {

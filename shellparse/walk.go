@@ -1250,12 +1250,13 @@ func commandKey(key string) bool {
 	return k == "exec" || strings.HasSuffix(k, "command")
 }
 
-// scriptOptions returns the options whose value is a shell script.
+// scriptOptions returns the options whose value is a shell script run
+// besides the program's other work (npm config edit --editor CMD, whatever
+// the subcommand; parallel --ssh CMD besides its jobs). A wrapper's
+// options whose value is the command it runs instead (su -c) are its
+// wrapper's script_options.
 func (p *ProgramSpec) scriptOptions() []string {
-	if p.Wrapper != nil && len(p.Wrapper.Subcommands) == 0 {
-		return nil // wrappers handle their own script options
-	}
-	return p.ScriptOptions // npm config edit --editor CMD, whatever the subcommand
+	return p.ScriptOptions
 }
 
 // posixOptions reports whether option parsing stops at the first operand.
@@ -1317,6 +1318,15 @@ func (s *scanResult) hasWord(words []wordInfo, v string) bool {
 func (s *scanResult) hasOperandPrefix(words []wordInfo, pattern string) bool {
 	prefix, ok := strings.CutSuffix(pattern, "*")
 	if !ok || prefix == "" {
+		return false
+	}
+	if text, ok := strings.CutPrefix(prefix, "*"); ok && text != "" {
+		// *TEXT*: any argument holding TEXT (parallel's {= perl =})
+		for _, wd := range words[1:] {
+			if strings.Contains(wd.Value, text) {
+				return true
+			}
+		}
 		return false
 	}
 	for _, i := range s.operands {
@@ -1395,12 +1405,14 @@ func operandsStartWith(words []wordInfo, sc *scanResult, form []string) bool {
 func (w *walker) varOperands(seg *Segment, words []wordInfo, sc *scanResult) {
 	for _, i := range sc.operands {
 		wd := words[i]
-		name, val, ok := strings.Cut(wd.Value, "=")
-		name = strings.TrimRight(name, ":+?!")
-		if !ok || name == "" || !plainVarName(strings.Trim(name, `"'`)) {
+		name, val, ok := makeDefinition(wd.Value)
+		if !ok {
 			continue
 		}
 		switch {
+		case strings.ContainsAny(name, "$`"):
+			// a computed name is expanded: make '$(shell cmd)x=1' runs cmd
+			seg.addFinding(FindInlineCode, seg.Program+" is given a variable whose name it expands, where functions such as $(shell ...) run commands: "+clip(name))
 		case wd.Dynamic:
 			seg.addFinding(FindDynamicScript, seg.Program+" is given a variable definition not known statically: "+clip(wd.Value))
 		case strings.ContainsAny(val, "$`"):
@@ -1413,6 +1425,24 @@ func (w *walker) varOperands(seg *Segment, words []wordInfo, sc *scanResult) {
 			w.maybeRuns(seg, []wordInfo{words[0], {Word: Word{Value: val}}})
 		}
 	}
+}
+
+// makeDefinition reads an operand of make as make reads one containing
+// "=": a variable definition NAME OP VALUE, where OP is =, :=, ::=, :::=,
+// +=, ?= or != and blanks around NAME and OP are dropped (make 'x := y' is
+// x := y). An "override" or "export" before NAME is part of it.
+func makeDefinition(v string) (name, val string, ok bool) {
+	name, val, ok = strings.Cut(v, "=")
+	name = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(name), ":+?!"))
+	for _, kw := range []string{"override", "export", "unexport", "private"} {
+		if rest, found := strings.CutPrefix(name, kw); found && rest != "" && (rest[0] == ' ' || rest[0] == '\t') {
+			name = strings.TrimSpace(rest)
+		}
+	}
+	if !ok || name == "" {
+		return "", "", false
+	}
+	return name, strings.TrimLeft(val, " \t"), true
 }
 
 // plainVarName reports whether s is a make variable name (letters, digits,

@@ -1476,3 +1476,70 @@ func TestNinthRoundToolsRealBash(t *testing.T) {
 		"git ls-remote origin",
 	)
 }
+
+// TestNinthRoundBuildToolsRealBash: build and test tools write and run
+// what their options say: options the C compiler passes to the linker and
+// preprocessor, cpp's output operand, -aux-info and -dumpdir, -B in make's
+// CFLAGS; go's -ldflags '-o F' and -o; cmake's compiler variables; pytest's
+// --basetemp (removed, tree and all); npx --shell; java @FILE; jshell
+// --execution; PERL5DB; m4 -D; python3 -m lib2to3 -o.
+func TestNinthRoundBuildToolsRealBash(t *testing.T) {
+	const cprog = "printf 'int main(void) { return 0; }\\n' > x.c"
+	const script = "printf '#!/bin/sh\\nrm -f victim.txt\\nexit 1\\n' > "
+	const gomod = "printf 'module m\\ngo 1.21\\n' > go.mod && printf 'package main\\n\\nfunc main() {}\\n' > m.go"
+	runHarm(t, []harmCase{
+		{command: "gcc -Wl,-o,.git/hooks/pre-commit x.c", setup: harmRepo + " && " + cprog, tools: []string{"gcc", "git"}, harm: ".git/hooks/pre-commit"},
+		{command: "cc -Xlinker -o -Xlinker .git/hooks/pre-commit x.c", setup: harmRepo + " && " + cprog, tools: []string{"cc", "git"}, harm: ".git/hooks/pre-commit"},
+		{command: "cpp -P x.c ../outside.txt", setup: cprog, tools: []string{"cpp"}, harm: "../outside.txt"},
+		{command: "gcc -aux-info ../outside.txt -c x.c", setup: cprog, tools: []string{"gcc"}, harm: "../outside.txt"},
+		{command: "gcc -dumpbase pre-commit -dumpdir .git/hooks/ -save-temps -c x.c", setup: harmRepo + " && " + cprog, tools: []string{"gcc", "git"}, harm: ".git/hooks/pre-commit.i"},
+		{command: script + "as; chmod +x as; make CFLAGS=-B. x", setup: cprog, tools: []string{"make", "cc"}},
+		{command: script + "as; chmod +x as; CFLAGS=-B./ make x", setup: cprog, tools: []string{"make", "cc"}},
+		{command: "go build -ldflags='-o .git/hooks/pre-commit' .", setup: harmRepo + " && " + gomod, tools: []string{"go", "git"}, harm: ".git/hooks/pre-commit"},
+		{command: "go build -o ../outside.bin .", setup: gomod, tools: []string{"go"}, harm: "../outside.bin"},
+		{command: "printf '#!/bin/sh\\nrm -f %s/victim.txt\\nexit 1\\n' \"$PWD\" > cc1; chmod +x cc1; cmake -DCMAKE_C_COMPILER=$PWD/cc1 -S . -B b", setup: "printf 'cmake_minimum_required(VERSION 3.10)\\nproject(x C)\\n' > CMakeLists.txt", tools: []string{"cmake"}},
+		{command: "pytest -q -p no:cacheprovider --basetemp=vd", setup: "mkdir vd && echo v > vd/v.txt && printf 'def test_x(tmp_path):\\n    pass\\n' > test_x.py", tools: []string{"pytest"}, gone: "vd/v.txt"},
+		{command: script + "a; chmod +x a; npx --shell=./a", tools: []string{"npx"}},
+		{command: "printf 'class X { public static void main(String[] a) { new java.io.File(\"victim.txt\").delete(); } }' > X.java; echo X.java > a; java @a", tools: []string{"java", "javac"}},
+		{command: "jshell --execution local <<< 'new java.io.File(\"victim.txt\").delete()'", tools: []string{"jshell"}},
+		{command: "PERL5DB='BEGIN{unlink \"victim.txt\"}' perl -d x.pl", setup: "echo 'print 1;' > x.pl", tools: []string{"perl"}},
+		{command: "m4 -D 'hello=syscmd(rm victim.txt)' in.txt", setup: "echo hello > in.txt", tools: []string{"m4"}},
+		{command: "python3 -m lib2to3 -w -n -o ../l2 x.py", setup: "echo 'print \"hi\"' > x.py", tools: []string{"python3"}, harm: "../l2/x.py"},
+	})
+	e := newTestEngine(t, exclude("run_shell_command(rm)", "run_shell_command(git push)", "run_shell_command(sudo)"))
+	for _, c := range []string{
+		"gcc -Wl,-Map,.git/config x.c",
+		"gcc -Wa,-aln=../out x.c",
+		"go test -c -o ../outside/gotest .",
+		"go test -coverprofile=../outside/cov .",
+		"gofmt -w ../outside/f.go",
+		"cmake -DCMAKE_MAKE_PROGRAM=rm -S . -B b",
+		"cmake -S . -B .git/hooks",
+		"printf 'repos: []' > x.yaml; pre-commit run -c x.yaml --all-files",
+		"pre-commit install",
+		"printf 'NODE_OPTIONS=--require=./x.js' > .env; node --env-file=.env app.js",
+		"node --cpu-prof --cpu-prof-dir=../outside/cp x.js",
+		"pytest --junitxml=../outside/j.xml",
+		"LUA_INIT='os.remove(\"victim.txt\")' lua x.lua",
+	} {
+		if d, err := e.Decide(t.Context(), shellCall(c)); err != nil || d.Decision == Allow {
+			t.Errorf("%s: %+v %v, want deny or ask", c, d, err)
+		}
+	}
+	allowedStill(t,
+		"gcc -O2 -Wall -Wl,-rpath,/usr/local/lib -Wl,--as-needed -o app main.c -lm",
+		"gcc -shared -fPIC -Wl,-soname,libfoo.so.1 -o libfoo.so.1.0 foo.c",
+		"cpp x.c x.i",
+		"go build -ldflags='-s -w -X main.version=1.2.3' -o bin/app .",
+		"go test -race -coverprofile=cover.out ./...",
+		"gofmt -w main.go",
+		"cmake -S . -B build -DCMAKE_BUILD_TYPE=Release",
+		"cmake -DCMAKE_C_COMPILER=clang -B build",
+		"make CFLAGS='-O2 -g' all",
+		"CFLAGS=-O2 make",
+		"pre-commit run --all-files",
+		"pytest --junitxml=report.xml",
+		"npx prettier --write .",
+		"m4 -D VERSION=1.2 in.m4",
+	)
+}

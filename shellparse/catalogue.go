@@ -127,6 +127,11 @@ type ProgramSpec struct {
 	// ScriptOptions are options whose value is a shell command the program
 	// runs (rsync -e, tar --to-command).
 	ScriptOptions []string `json:"script_options,omitempty"`
+	// ProgramKeyOptions take KEY=VALUE (cmake -D NAME[:TYPE]=VALUE): where
+	// KEY matches one of ProgramKeys, VALUE names a program the tool runs
+	// (CMAKE_C_COMPILER, CMAKE_MAKE_PROGRAM), read as a command.
+	ProgramKeyOptions []string `json:"program_key_options,omitempty"`
+	ProgramKeys       []string `json:"program_keys,omitempty"`
 	// ConfigOptions take a configuration line, KEY=VALUE or "KEY VALUE"
 	// (ssh -o): the value of a key that names a command (ProxyCommand,
 	// LocalCommand, KnownHostsCommand) is a shell command; CodeKeys load

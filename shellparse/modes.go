@@ -325,7 +325,8 @@ func extractDir(seg *Segment, words []wordInfo) {
 func (w *walker) moduleWrites(seg *Segment, words []wordInfo, opt, module string, ws *WritesSpec) {
 	if at := moduleAt(words, opt, module); at >= 0 {
 		rest := append([]wordInfo{words[0]}, words[at+1:]...)
-		ps := &ProgramSpec{Writes: ws}
+		// the options it writes through take a value (zipapp -o OUT)
+		ps := &ProgramSpec{Writes: ws, OptionsWithValue: ws.Options}
 		w.writes(seg, rest, ps, scan(rest, ps))
 	}
 }

@@ -598,6 +598,15 @@ func (w *walker) specialVar(name string, v Word, seg *Segment, c *ctx) {
 	case name == "GIT_DIR" && !v.Dynamic && path.Clean(v.Value) == ".git":
 		// GIT_DIR=.git git log: the repository git finds by itself in
 		// the directory it runs in (as --git-dir=.git is).
+	case (strings.HasSuffix(name, "FLAGS") || name == "CC" || name == "CXX" || name == "CPP") && (v.Dynamic || compilerRuns(v.Value)):
+		// CFLAGS=-B. make: make's rules give them to the compiler
+		if v.Dynamic && !strings.ContainsAny(v.Value, "$`") {
+			break
+		}
+		if v.Dynamic && !strings.Contains(v.Value, "-B") && !strings.Contains(v.Value, "@") {
+			break
+		}
+		seg.addFinding(FindEnvCode, name+"="+clip(v.Value)+" holds a compiler option that runs programs gate does not see")
 	case matchAny(cat.EnvUnprovable, name) && !matchAny(cat.EnvInert, name):
 		seg.addFinding(FindEnvCode, "setting "+name+" changes which code runs in a way that cannot be checked")
 	}
@@ -831,8 +840,9 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 	}
 	for _, f := range spec.Findings {
 		for _, when := range f.When {
-			if (when == "*" && len(sc.operands) > 0) || sc.hasOption(when) || sc.hasWord(words, when) || sc.hasOperandPrefix(words, when) ||
-				isOption(when) && strings.Contains(when, "=") && sc.hasValue(when) {
+			optValue := isOption(when) && strings.Contains(when, "=") // OPT=PATTERN
+			if (when == "*" && len(sc.operands) > 0) || sc.hasOption(when) || sc.hasWord(words, when) || !optValue && sc.hasOperandPrefix(words, when) ||
+				optValue && sc.hasValue(when) {
 				seg.addFinding(f.Code, f.Message)
 				break
 			}
@@ -909,6 +919,15 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 			// as an assignment; the text after it is read as well.
 			if key, rest, ok := strings.Cut(v.Value, "="); ok && !v.Dynamic && commandKey(key) {
 				w.scriptWord(Word{Value: rest}, seg, seg.Program+" "+opt, c, false)
+			}
+		}
+	}
+	for _, opt := range spec.ProgramKeyOptions {
+		for _, v := range sc.values[opt] {
+			key, val, ok := strings.Cut(v.Value, "=")
+			key, _, _ = strings.Cut(key, ":")
+			if ok && matchAny(spec.ProgramKeys, key) {
+				w.scriptWord(Word{Value: val, Dynamic: v.Dynamic}, seg, seg.Program+" "+opt+" "+key, c, false)
 			}
 		}
 	}
@@ -1421,10 +1440,27 @@ func (w *walker) varOperands(seg *Segment, words []wordInfo, sc *scanResult) {
 			// CC='sh -c "r\m x"': recipes run the value in a shell, whose
 			// quoting and operators the words read below do not see
 			seg.addFinding(FindInlineCode, seg.Program+" is given the variable "+name+" with shell syntax, which its recipes may run as a command: "+clip(val))
+		case compilerRuns(val):
+			seg.addFinding(FindInlineCode, seg.Program+" is given the variable "+name+" with a compiler option that runs programs gate does not see: "+clip(val))
 		case val != "":
 			w.maybeRuns(seg, []wordInfo{words[0], {Word: Word{Value: val}}})
 		}
 	}
+}
+
+// compilerRuns reports whether flags hold a C compiler option that makes
+// it run or load programs (-B DIR: as, ld and cc1 from DIR; -wrapper,
+// -specs, -fplugin; @FILE, more options): in CFLAGS given to make, the
+// compiler its rules run reads them.
+func compilerRuns(flags string) bool {
+	for _, f := range strings.Fields(flags) {
+		if strings.HasPrefix(f, "-B") || strings.HasPrefix(f, "@") || strings.HasPrefix(f, "-wrapper") ||
+			strings.HasPrefix(f, "-specs") || strings.HasPrefix(f, "--specs") || strings.HasPrefix(f, "-fplugin") ||
+			strings.HasPrefix(f, "-Wl,") && strings.Contains(f, "plugin") || strings.HasPrefix(f, "-no-integrated-as") {
+			return true
+		}
+	}
+	return false
 }
 
 // makeDefinition reads an operand of make as make reads one containing

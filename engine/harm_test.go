@@ -1543,3 +1543,39 @@ func TestNinthRoundBuildToolsRealBash(t *testing.T) {
 		"m4 -D VERSION=1.2 in.m4",
 	)
 }
+
+// TestLinksMadeByOtherToolsRealBash: archives, patches, recursive copies,
+// rsync -a and git's work-tree subcommands may make symbolic links, as ln
+// -s does: a path the command names after them may lead through one
+// (x -> .git/hooks), so a write there is to a place known only at run time.
+func TestLinksMadeByOtherToolsRealBash(t *testing.T) {
+	const hook = "printf '#!/bin/sh\\nrm -f victim.txt\\n' > h && chmod +x h"
+	const link = harmRepo + " && " + hook + " && ln -s .git/hooks x"
+	runHarm(t, []harmCase{
+		{command: "tar xf a.tar; cp h x/pre-commit", setup: link + " && tar cf a.tar x && rm x", tools: []string{"tar", "git"}, harm: ".git/hooks/pre-commit"},
+		{command: "unzip -q a.zip; cp h x/pre-commit", setup: link + " && zip -qy a.zip x && rm x", tools: []string{"zip", "unzip", "git"}, harm: ".git/hooks/pre-commit"},
+		{command: "cp -a d/. .; cp h x/pre-commit", setup: link + " && mkdir d && mv x d/", tools: []string{"git"}, harm: ".git/hooks/pre-commit"},
+		{command: "cp -r d/. .; cp h x/pre-commit", setup: link + " && mkdir d && mv x d/", tools: []string{"git"}, harm: ".git/hooks/pre-commit"},
+		{command: "rsync -a d/ .; cp h x/pre-commit", setup: link + " && mkdir d && mv x d/", tools: []string{"rsync", "git"}, harm: ".git/hooks/pre-commit"},
+		{command: "ln -s .git/hooks y; cp -P y x; cp h x/pre-commit", setup: harmRepo + " && " + hook, tools: []string{"git"}, harm: ".git/hooks/pre-commit"},
+		{command: "git update-index --add --cacheinfo 120000,$(printf .git/hooks | git hash-object -w --stdin),x && git checkout x && cp h x/pre-commit", setup: harmRepo + " && " + hook, tools: []string{"git"}, harm: ".git/hooks/pre-commit"},
+	})
+	e := newTestEngine(t, exclude("run_shell_command(rm)", "run_shell_command(git push)", "run_shell_command(sudo)"))
+	for _, c := range []string{
+		"rsync -a --link-dest=$PWD/.git .git/ g2/; printf x >> g2/config",
+		"git stash pop; echo hi > x/pre-commit",
+		"git reset --hard; cp h x/pre-commit",
+		"git merge other; cp h x/pre-commit",
+	} {
+		if d, err := e.Decide(t.Context(), shellCall(c)); err != nil || d.Decision == Allow {
+			t.Errorf("%s: %+v %v, want deny or ask", c, d, err)
+		}
+	}
+	allowedStill(t,
+		"git checkout -b feature && echo hi > notes.txt",
+		"git switch -c fix && echo hi > notes.txt",
+		"tar czf out.tgz src && echo done > log.txt",
+		"tar xzf pkg.tgz && ls",
+		"git pull && make",
+	)
+}

@@ -529,6 +529,10 @@ type GitSpec struct {
 	// NewRepositorySubcommands write only a repository of their own
 	// (clone: where subcommand_writes says), not the one they run in.
 	NewRepositorySubcommands []string `json:"new_repository_subcommands,omitempty"`
+	// LinkSubcommands write the work tree from the repository (checkout,
+	// reset, merge, stash, clone), where a symbolic link may be: a path the
+	// command names after them may lead through one (Segment.Relinks).
+	LinkSubcommands []string `json:"link_subcommands,omitempty"`
 }
 
 // WritesSpec describes the files a program writes.

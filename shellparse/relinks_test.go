@@ -19,7 +19,12 @@ func TestRelinks(t *testing.T) {
 		{"mv a b", []bool{true}},
 		{"sudo mv -t d a", []bool{false, true}},
 		{"cp -s a b; cp -al a b; cp --link a b", []bool{true, true, true}},
-		{"cp -r a b; cp a b; mkdir -p d; touch f", []bool{false, false, false, false}},
+		// a recursive copy copies links as links; archives, patches and git's
+		// work-tree subcommands may make them
+		{"cp -r a b; cp a b; mkdir -p d; touch f", []bool{true, false, false, false}},
+		{"cp -a a b; rsync -a a/ b/; rsync a b", []bool{true, true, false}},
+		{"tar xf a.tar; tar cf a.tar d; tar tvf a.tar; unzip a.zip; patch -p1 < d", []bool{true, false, false, true, true}},
+		{"git checkout main; git checkout -b new; git stash pop; git status", []bool{true, false, true, false}},
 		{"find . -name x -exec ln -s /etc {} \\;", []bool{false, true}},
 	} {
 		prog := p.Parse(tc.command)

@@ -433,6 +433,30 @@ const inputWord = "<input>"
 // maxArgCommands bounds the commands read from parallel's ::: arguments.
 const maxArgCommands = 32
 
+// newBranchHere reports git checkout -b NAME and git switch -c NAME with
+// no start point: a new branch at HEAD, the work tree as it is.
+func newBranchHere(sub string, rest []wordInfo) bool {
+	if sub != "checkout" && sub != "switch" {
+		return false
+	}
+	create, names := false, 0
+	for k := 0; k < len(rest); k++ {
+		wd := rest[k]
+		switch {
+		case wd.Dynamic:
+			return false
+		case wd.Value == "-b" || wd.Value == "-B" || wd.Value == "-c" || wd.Value == "-C" || wd.Value == "--create" || wd.Value == "--force-create":
+			create = true
+		case wd.Value == "-q" || wd.Value == "--quiet" || wd.Value == "--no-track" || wd.Value == "--track":
+		case strings.HasPrefix(wd.Value, "-"):
+			return false
+		default:
+			names++
+		}
+	}
+	return create && names == 1
+}
+
 // splitString reads env -S STRING as env does: STRING's words, split by
 // env's own rules (envSplit), take the place of the option in argv, and
 // env reads that argv again: more options, assignments, then the command
@@ -1285,6 +1309,10 @@ func (w *walker) git(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scan
 	}
 	if ws, ok := gs.SubcommandWrites[sub.Value]; ok {
 		w.gitWrites(seg, sub, rest, ws, cdirs)
+	}
+	if contains(gs.LinkSubcommands, sub.Value) && !newBranchHere(sub.Value, rest) {
+		// git checkout x && cp h x/pre-commit: x may now be a link
+		seg.Relinks = true
 	}
 	if sub.Value == "push" || sub.Value == "send-pack" {
 		// a refspec +SRC:DST, --force-with-lease and --mirror force the

@@ -802,6 +802,9 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 	if !seg.FunctionCall && w.p.cat.Extractor(seg.Program) {
 		w.extracts(seg, words, c)
 		extractDir(seg, words)
+		// an archive or patch may hold symbolic links: a path named after
+		// it may lead through one (tar xf a.tar; cp h x/pre-commit)
+		seg.Relinks = seg.Relinks || !makesOrLists(seg, words)
 	}
 	if !seg.FunctionCall && seg.ProgramPath == "" {
 		switch seg.Program {
@@ -2222,6 +2225,12 @@ func makesOrLists(seg *Segment, words []wordInfo) bool {
 	modes := archiveModes[seg.Program]
 	for _, o := range seg.Options {
 		if contains(modes, o) {
+			return true
+		}
+	}
+	// words read again (tar cv is tar -c -v)
+	for _, wd := range words[1:] {
+		if !wd.Dynamic && contains(modes, wd.Value) {
 			return true
 		}
 	}

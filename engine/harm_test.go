@@ -1399,6 +1399,9 @@ func TestNinthRoundRealBash(t *testing.T) {
 		{command: "mv ../outside.txt .", setup: "echo o > ../outside.txt", gone: "../outside.txt"},
 		{command: "bzip2 ../outside.txt", setup: "echo o > ../outside.txt", tools: []string{"bzip2"}, gone: "../outside.txt"},
 		{command: "git mv .qwen/settings.json x.json", setup: "mkdir .qwen && echo {} > .qwen/settings.json && " + harmRepo + " && git add .qwen && git -c user.email=a@b -c user.name=n commit -q -m two", tools: []string{"git"}, gone: ".qwen/settings.json"},
+		// gawk's inplace backup is FILE + the suffix the variable gives
+		{command: "gawk -i inplace -v INPLACE_SUFFIX=t/hooks/post-checkout 1 .gi", setup: harmRepo + " && printf '#!/bin/sh\\n' > .gi", tools: []string{"gawk", "git"}, harm: ".git/hooks/post-checkout"},
+		{command: "gawk -i inplace -v inplace::suffix=t/hooks/post-merge 1 .gi", setup: harmRepo + " && printf '#!/bin/sh\\n' > .gi", tools: []string{"gawk", "git"}, harm: ".git/hooks/post-merge"},
 		// proven python code creates no module; its redirection may
 		{command: "python3 -c \"print('import os; os.remove(\\\"victim.txt\\\")')\" > json.py && python3 -c 'import json; print(1)'", tools: []string{"python3"}},
 		{command: "printf 'class E { public static void main(String[] a) { long[][] x = new long[1000][]; for (int i = 0; i < x.length; i++) x[i] = new long[1 << 20]; } }' > E.java; javac E.java && java -Xmx16m '-XX:OnOutOfMemoryError=rm victim.txt' E", tools: []string{"java", "javac"}},
@@ -1419,6 +1422,7 @@ func TestNinthRoundRealBash(t *testing.T) {
 		"mv victim.txt v2.txt",
 		"mv victim.txt x.txt && mv x.txt victim.txt",
 		"gzip -k victim.txt",
+		"gawk -i inplace -v INPLACE_SUFFIX=.bak '{print}' victim.txt",
 		"gzip -c victim.txt > v.gz",
 		"find . -name '*.log' -exec gzip {} \\;",
 		"ls -la x.mp4 && python3 -c \"import sys; print('Python available')\" && python3 -c \"import subprocess; print('ok')\"",

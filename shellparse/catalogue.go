@@ -554,7 +554,8 @@ type WritesSpec struct {
 	OperandsWhen []string `json:"operands_when,omitempty"`
 	// BackupOptions take a backup suffix (sed -i.bak): one holding a slash
 	// is a path the program writes, with * replaced by the file's name
-	// (sed -i'bak/*' writes bak/FILE).
+	// (sed -i'bak/*' writes bak/FILE). OPT=NAME takes it from the values
+	// NAME=SUFFIX of OPT (gawk -v INPLACE_SUFFIX=.bak).
 	BackupOptions []string `json:"backup_options,omitempty"`
 	// Skip is the number of leading operands that are not files (chmod's
 	// mode).

@@ -1820,7 +1820,8 @@ func (w *walker) writes(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *s
 	if spec.InlineCode != nil && spec.InlineCode.Operand && len(operands) > 0 {
 		codeGiven := false
 		for _, o := range append(append([]string{}, spec.InlineCode.Options...), spec.InlineCode.FileOptions...) {
-			codeGiven = codeGiven || len(sc.values[o]) > 0
+			// a library (gawk -i inplace) leaves the program the operand
+			codeGiven = codeGiven || len(sc.values[o]) > 0 && !contains(spec.InlineCode.LibraryOptions, o)
 		}
 		// the code operand (awk's first, sqlite3's second and those
 		// after it) names no file
@@ -1850,7 +1851,16 @@ func (w *walker) writes(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *s
 		operands = nil
 	}
 	for _, opt := range ws.BackupOptions {
+		opt, name, named := strings.Cut(opt, "=")
 		for _, v := range sc.values[opt] {
+			if named {
+				// -v INPLACE_SUFFIX=SUFFIX; another variable sets nothing
+				suffix, ok := strings.CutPrefix(v.Value, name+"=")
+				if !ok && !(v.Dynamic && mayStartWith(wordInfo{Word: v}, name)) {
+					continue
+				}
+				v = Word{Value: suffix, Dynamic: v.Dynamic}
+			}
 			if v.Dynamic {
 				seg.Writes = append(seg.Writes, v)
 				continue

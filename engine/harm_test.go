@@ -1563,6 +1563,9 @@ func TestLinksMadeByOtherToolsRealBash(t *testing.T) {
 		{command: "rsync -a d/ .; cp h x/pre-commit", setup: link + " && mkdir d && mv x d/", tools: []string{"rsync", "git"}, harm: ".git/hooks/pre-commit"},
 		{command: "ln -s .git/hooks y; cp -P y x; cp h x/pre-commit", setup: harmRepo + " && " + hook, tools: []string{"git"}, harm: ".git/hooks/pre-commit"},
 		{command: "git update-index --add --cacheinfo 120000,$(printf .git/hooks | git hash-object -w --stdin),x && git checkout x && cp h x/pre-commit", setup: harmRepo + " && " + hook, tools: []string{"git"}, harm: ".git/hooks/pre-commit"},
+		// names the extraction makes may start with "-": a later pattern
+		// gives them to tar as options
+		{command: "tar xf a.tar; tar -c * | wc -c", setup: "printf 'rm -f victim.txt\\n' > s.sh && touch ./--checkpoint=1 './--checkpoint-action=exec=sh s.sh' && tar cf a.tar -- --checkpoint=1 '--checkpoint-action=exec=sh s.sh' && rm -f ./--checkpoint=1 './--checkpoint-action=exec=sh s.sh'", tools: []string{"tar"}},
 	})
 	e := newTestEngine(t, exclude("run_shell_command(rm)", "run_shell_command(git push)", "run_shell_command(sudo)"))
 	for _, c := range []string{

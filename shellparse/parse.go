@@ -840,6 +840,11 @@ type state struct {
 	// set when there were more names than maxWritten.
 	writeCount map[string]int
 	overflow   bool
+	// unknownNames is set after a part of the command makes names only
+	// known at run time where it runs (an extraction, a copy of a
+	// directory's contents, git checkout): a later pattern may match one
+	// that starts with "-".
+	unknownNames bool
 	// dashNames holds the base names starting with "-" of files and
 	// directories that segments walked so far may create (touch and mkdir
 	// included): a pattern bash expands later may turn one into an option.

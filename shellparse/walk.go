@@ -1045,6 +1045,11 @@ func (w *walker) recordWrites(seg *Segment, spec *ProgramSpec) {
 			w.noteWritten(p)
 		}
 	}
+	if seg.Relinks && unknownNames(seg) {
+		// tar xf a.tar, cp -a d/. ., git checkout: names only known at run
+		// time, any of which may start with "-" (tar xf a.tar; tar cf x *)
+		w.unknownNames = true
+	}
 	if w.p.cat.Extractor(seg.Program) {
 		// tar cf x.tar, zip x.zip: an archiver writes files its arguments name
 		for _, a := range seg.Argv[1:] {
@@ -1056,6 +1061,21 @@ func (w *walker) recordWrites(seg *Segment, spec *ProgramSpec) {
 			}
 		}
 	}
+}
+
+// unknownNames reports whether a segment that makes names (Relinks) makes
+// some known only at run time in the directory it runs in: it names no
+// target, or "." or one known only at run time.
+func unknownNames(seg *Segment) bool {
+	if len(seg.Writes) == 0 {
+		return true
+	}
+	for _, wd := range seg.Writes {
+		if wd.Dynamic || path.Clean(wd.Value) == "." {
+			return true
+		}
+	}
+	return false
 }
 
 // maxDashNames bounds the names starting with "-" remembered as created.
@@ -1104,7 +1124,7 @@ func (w *walker) optionGlobs(seg *Segment, words []wordInfo, spec *ProgramSpec) 
 				return
 			}
 		}
-		if w.overflow {
+		if w.overflow || w.unknownNames && !expansionWord(wd.Value) {
 			seg.addFinding(FindUnknownOption, "the pattern "+clip(wd.Value)+" may match a name starting with - that this command creates first, which "+seg.Program+" would read as an option")
 			return
 		}

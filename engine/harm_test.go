@@ -1586,3 +1586,62 @@ func TestLinksMadeByOtherToolsRealBash(t *testing.T) {
 		"git pull && make",
 	)
 }
+
+// TestNinthRoundVariantsRealBash: variants of the ninth round's fixes a
+// second round found: compressors write FILE + suffix when compressing
+// (gzip -k ../f, zstd -o), zstdmt and pzstd are zstd; python3 -Im is -m;
+// gcc --output; pytest's options from PYTEST_ADDOPTS; git for-each-repo
+// runs a git command line; an option value "-c" is no tar mode.
+func TestNinthRoundVariantsRealBash(t *testing.T) {
+	const link = harmRepo + " && printf '#!/bin/sh\\nrm -f victim.txt\\n' > h && chmod +x h && ln -s .git/hooks x && tar cf a.tar x && rm x"
+	runHarm(t, []harmCase{
+		{command: "gzip -k ../outside.txt", setup: "echo o > ../outside.txt", tools: []string{"gzip"}, harm: "../outside.txt.gz"},
+		{command: "xz -k ../outside.txt", setup: "echo o > ../outside.txt", tools: []string{"xz"}, harm: "../outside.txt.xz"},
+		{command: "zstd -q victim.txt -o ../out.zst", tools: []string{"zstd"}, harm: "../out.zst"},
+		{command: "zstdmt -q --rm -o x.zst ../outside.txt", setup: "echo o > ../outside.txt", tools: []string{"zstdmt"}, gone: "../outside.txt"},
+		{command: "python3 -Im json.tool x.json ../out.json", setup: "echo {} > x.json", tools: []string{"python3"}, harm: "../out.json"},
+		{command: "gcc --output=../gccout x.c", setup: "printf 'int main(void) { return 0; }\\n' > x.c", tools: []string{"gcc"}, harm: "../gccout"},
+		{command: "PYTEST_ADDOPTS=--basetemp=vd pytest -q -p no:cacheprovider", setup: "mkdir vd && echo v > vd/v.txt && printf 'def test_x(tmp_path):\\n    pass\\n' > test_x.py", tools: []string{"pytest"}, gone: "vd/v.txt"},
+		{command: "git for-each-repo --config=core.bare -- -c alias.x='!rm ../victim.txt' x", setup: harmRepo + " && git clone -q . false", tools: []string{"git"}},
+		{command: "tar -xf a.tar --exclude -c; cp h x/pre-commit", setup: link, tools: []string{"tar", "git"}, harm: ".git/hooks/pre-commit"},
+	})
+	e := newTestEngine(t, exclude("run_shell_command(rm)", "run_shell_command(git push)", "run_shell_command(sudo)"))
+	for _, c := range []string{
+		"gzip -kf -S .json .claude/settings",
+		"pzstd -q --rm ../outside/pz",
+		"lz4c -q --rm ../outside/l4c x",
+		"python3 -Im venv --without-pip ../outside/pyvenv",
+		"python3 -m uu -d x.uu ../outside/pyuu",
+		"objcopy --add-section .pw=README.md ../outside/objc",
+		"ranlib ../outside/rl.a",
+		"go mod tidy -modfile=../outside/gm/go.mod",
+		"go test . -args -test.cpuprofile=../outside/gtprof2",
+		"pytest-3 -q --basetemp=vd",
+		"pytest -q --override-ini=cache_dir=../outside/ptc",
+		"NODE_V8_COVERAGE=../outside/ncov node x.js",
+		"node --trace-event-file-pattern=../outside/ntrace --trace-events-enabled x.js",
+		"parallel --rpl '{x} s/a/b/' echo {x} ::: a",
+		"parallel --jl ../outside/jl echo ::: a",
+		"parallel -S \"sh -c 'rm v' host\" echo ::: a",
+		"git bisect start C A; cp h x/pre-commit",
+		"dpkg-deb -x a.deb .; cp h x/pre-commit",
+		"dpkg-deb -x a.deb ../outside/deb",
+		"tar -x -f -c; cp h x/pre-commit",
+		"git for-each-repo --config=core.bare push origin HEAD:refs/heads/pwned",
+		"git for-each-repo --config core.bare push",
+	} {
+		if d, err := e.Decide(t.Context(), shellCall(c)); err != nil || d.Decision == Allow {
+			t.Errorf("%s: %+v %v, want deny or ask", c, d, err)
+		}
+	}
+	allowedStill(t,
+		"gzip victim.txt",
+		"gzip -d x.gz",
+		"xz -k data.csv",
+		"zstd -d x.zst",
+		"python3 -Im json.tool in.json",
+		"tar czf out.tgz src",
+		"tar cvf out.tar src",
+		"git for-each-repo --config=maintenance.repo maintenance run --task=gc",
+	)
+}

@@ -529,6 +529,10 @@ type GitSpec struct {
 	// NewRepositorySubcommands write only a repository of their own
 	// (clone: where subcommand_writes says), not the one they run in.
 	NewRepositorySubcommands []string `json:"new_repository_subcommands,omitempty"`
+	// GitSubcommands are followed by a git command line they run
+	// (for-each-repo --config=KEY ARGS runs git ARGS in each repository
+	// KEY lists).
+	GitSubcommands []string `json:"git_subcommands,omitempty"`
 	// LinkSubcommands write the work tree from the repository (checkout,
 	// reset, merge, stash, clone), where a symbolic link may be: a path the
 	// command names after them may lead through one (Segment.Relinks).
@@ -608,6 +612,10 @@ type WritesSpec struct {
 	// SuffixOptions give one more (gzip -S .x).
 	TrimSuffixes  []string `json:"trim_suffixes,omitempty"`
 	SuffixOptions []string `json:"suffix_options,omitempty"`
+	// CompressSuffix is what a compressor adds to each operand's name
+	// when it compresses (without the When options): gzip f writes f.gz,
+	// gzip -S .json f writes f.json; its Options write in both modes.
+	CompressSuffix string `json:"compress_suffix,omitempty"`
 }
 
 // check reports a writes specification Validate cannot use.

@@ -1413,6 +1413,22 @@ func (w *walker) git(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scan
 		}
 		w.scriptWord(joinWords(rest[k:]), seg, "git "+form, c, false)
 	}
+	if contains(gs.GitSubcommands, sub.Value) {
+		k := 0
+		for k < len(rest) && !rest[k].Dynamic && isOption(rest[k].Value) {
+			k++
+			if rest[k-1].Value == "--" {
+				break
+			}
+			if rest[k-1].Value == "--config" {
+				k++ // --config KEY
+			}
+		}
+		if k < len(rest) {
+			argv := append([]wordInfo{{Word: Word{Value: "git"}, raw: "git"}}, rest[k:]...)
+			w.inner(seg, argv, "git "+sub.Value, c, nil, nil)
+		}
+	}
 	if sub.Value == "clone" {
 		// git clone -c KEY=VALUE writes KEY into the new repository's
 		// configuration, which later git commands there run

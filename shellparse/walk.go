@@ -1813,9 +1813,6 @@ func (w *walker) writes(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *s
 	}
 	unnamedWrites(seg, ws, sc)
 	removes(seg, words, ws, sc)
-	if len(ws.When) > 0 && !slices.ContainsFunc(ws.When, sc.hasOption) {
-		return
-	}
 	if ws.StaticOnly {
 		n := len(seg.Writes)
 		defer func() {
@@ -1827,6 +1824,26 @@ func (w *walker) writes(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *s
 			}
 			seg.Writes = kept
 		}()
+	}
+	if ws.CompressSuffix != "" && !slices.ContainsFunc(ws.When, sc.hasOption) {
+		// compressing: FILE becomes FILE.gz (-S SUFFIX), or what -o says
+		suffix := Word{Value: ws.CompressSuffix}
+		for _, o := range ws.SuffixOptions {
+			if v := sc.values[o]; len(v) > 0 {
+				suffix = v[len(v)-1]
+			}
+		}
+		for _, i := range sc.operands {
+			if wd := words[i]; !wd.Dynamic {
+				seg.Writes = append(seg.Writes, Word{Value: wd.Value + suffix.Value, Dynamic: suffix.Dynamic})
+			}
+		}
+		for _, opt := range ws.Options {
+			seg.Writes = append(seg.Writes, sc.values[opt]...)
+		}
+	}
+	if len(ws.When) > 0 && !slices.ContainsFunc(ws.When, sc.hasOption) {
+		return
 	}
 	for _, opt := range ws.Options {
 		seg.Writes = append(seg.Writes, sc.values[opt]...)
@@ -2245,6 +2262,14 @@ var archiveModes = map[string][]string{
 	"gtar": {"-c", "--create", "-t", "--list"}, "cpio": {"-o", "--create", "-t", "--list"},
 }
 
+// argvAt returns the segment's argv word i, or "".
+func argvAt(seg *Segment, i int) string {
+	if i < len(seg.Argv) && !slices.Contains(seg.Dynamic, i) {
+		return seg.Argv[i]
+	}
+	return ""
+}
+
 // makesOrLists reports whether an extractor's invocation makes or lists an
 // archive (tar -cf, tar tz, cpio -o, zip) rather than writing the names
 // inside what it reads.
@@ -2258,16 +2283,14 @@ func makesOrLists(seg *Segment, words []wordInfo) bool {
 			return true
 		}
 	}
-	// words read again (tar cv is tar -c -v)
-	for _, wd := range words[1:] {
-		if !wd.Dynamic && contains(modes, wd.Value) {
-			return true
-		}
-	}
-	// tar's old form: the first word holds the letters (tar tzf -, tar cf x)
+	// tar's old form: the first word holds the letters (tar tzf -, tar cf
+	// x), in argv as written (the words may be read again already: tar cv
+	// is tar -c -v; a value "-c" of another option is no mode)
 	if modes != nil && seg.Program != "cpio" {
-		if len(words) > 1 && !words[1].Dynamic && words[1].Value != "" && !strings.HasPrefix(words[1].Value, "-") {
-			return strings.ContainsAny(words[1].Value, "ct")
+		for _, first := range []wordInfo{words[min(1, len(words)-1)], {Word: Word{Value: argvAt(seg, 1)}}} {
+			if first.Value != "" && !first.Dynamic && !strings.HasPrefix(first.Value, "-") {
+				return strings.ContainsAny(first.Value, "ct")
+			}
 		}
 	}
 	return false

@@ -1604,10 +1604,15 @@ func TestNinthRoundVariantsRealBash(t *testing.T) {
 		{command: "PYTEST_ADDOPTS=--basetemp=vd pytest -q -p no:cacheprovider", setup: "mkdir vd && echo v > vd/v.txt && printf 'def test_x(tmp_path):\\n    pass\\n' > test_x.py", tools: []string{"pytest"}, gone: "vd/v.txt"},
 		{command: "git for-each-repo --config=core.bare -- -c alias.x='!rm ../victim.txt' x", setup: harmRepo + " && git clone -q . false", tools: []string{"git"}},
 		{command: "tar -xf a.tar --exclude -c; cp h x/pre-commit", setup: link, tools: []string{"tar", "git"}, harm: ".git/hooks/pre-commit"},
+		// long options abbreviated as getopt_long allows
+		{command: "cp --arc d/. .; cp h x/pre-commit", setup: link + " && mkdir d && tar xf a.tar -C d", tools: []string{"tar", "git"}, harm: ".git/hooks/pre-commit"},
+		{command: "cp --no-deref d/x y; cp h y/pre-commit", setup: link + " && mkdir d && tar xf a.tar -C d", tools: []string{"tar", "git"}, harm: ".git/hooks/pre-commit"},
 	})
 	e := newTestEngine(t, exclude("run_shell_command(rm)", "run_shell_command(git push)", "run_shell_command(sudo)"))
 	for _, c := range []string{
 		"gzip -kf -S .json .claude/settings",
+		"gzip --kee ../outside/x",
+		"cp --remove-dest x /dev/null",
 		"pzstd -q --rm ../outside/pz",
 		"lz4c -q --rm ../outside/l4c x",
 		"python3 -Im venv --without-pip ../outside/pyvenv",

@@ -916,6 +916,21 @@ func (p *ProgramSpec) expandLong(opt string) string {
 	for o := range p.OptionAliases {
 		names = append(names, o)
 	}
+	// and the options that turn writes, links and removals on or off (cp
+	// --arc is --archive, gzip --kee is --keep)
+	if ws := p.Writes; ws != nil {
+		names = slices.Concat(names, ws.Options, ws.When, ws.Unless, ws.RelinksWhen, ws.ReplacesWhen, ws.RemovesWhen, ws.RemovesUnless, ws.SuffixOptions, ws.SkipUnless, ws.Unnamed)
+	}
+	if ic := p.InlineCode; ic != nil {
+		names = slices.Concat(names, ic.Options, ic.FileOptions, ic.StdinCommands)
+	}
+	for _, f := range p.Findings {
+		for _, w := range f.When {
+			if o, _, _ := strings.Cut(w, "="); strings.HasPrefix(o, "--") {
+				names = append(names, o)
+			}
+		}
+	}
 	found := ""
 	for _, o := range names {
 		switch {

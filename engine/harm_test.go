@@ -1604,6 +1604,8 @@ func TestNinthRoundVariantsRealBash(t *testing.T) {
 		{command: "PYTEST_ADDOPTS=--basetemp=vd pytest -q -p no:cacheprovider", setup: "mkdir vd && echo v > vd/v.txt && printf 'def test_x(tmp_path):\\n    pass\\n' > test_x.py", tools: []string{"pytest"}, gone: "vd/v.txt"},
 		{command: "git for-each-repo --config=core.bare -- -c alias.x='!rm ../victim.txt' x", setup: harmRepo + " && git clone -q . false", tools: []string{"git"}},
 		{command: "tar -xf a.tar --exclude -c; cp h x/pre-commit", setup: link, tools: []string{"tar", "git"}, harm: ".git/hooks/pre-commit"},
+		// an extraction writes where it runs: after cd, outside the root
+		{command: "cd .. && tar xf - < \"$OLDPWD/a.tar\"", setup: "echo p > pw_tar && tar cf a.tar pw_tar && rm -f pw_tar", tools: []string{"tar"}, harm: "../pw_tar"},
 		// long options abbreviated as getopt_long allows
 		{command: "cp --arc d/. .; cp h x/pre-commit", setup: link + " && mkdir d && tar xf a.tar -C d", tools: []string{"tar", "git"}, harm: ".git/hooks/pre-commit"},
 		{command: "cp --no-deref d/x y; cp h y/pre-commit", setup: link + " && mkdir d && tar xf a.tar -C d", tools: []string{"tar", "git"}, harm: ".git/hooks/pre-commit"},
@@ -1612,6 +1614,13 @@ func TestNinthRoundVariantsRealBash(t *testing.T) {
 	for _, c := range []string{
 		"gzip -kf -S .json .claude/settings",
 		"gzip --kee ../outside/x",
+		"rename.ul ren x ../outside/ren",
+		"zforce ../outside/zf.gzfile",
+		"znew ../outside/zn.Z",
+		"gzexe ../outside/gzx",
+		"bzip2recover ../outside/br.bz2",
+		"zipsplit -q -b ../outside/zs/ z.zip",
+		"dpkg-name -o -s ../outside a.deb",
 		"cp --remove-dest x /dev/null",
 		"pzstd -q --rm ../outside/pz",
 		"lz4c -q --rm ../outside/l4c x",

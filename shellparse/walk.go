@@ -801,7 +801,13 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 	}
 	if !seg.FunctionCall && w.p.cat.Extractor(seg.Program) {
 		w.extracts(seg, words, c)
+		n := len(seg.Writes)
 		extractDir(seg, words)
+		if len(seg.Writes) == n && !makesOrLists(seg, words) && extractDirOptions[seg.Program] != nil {
+			// no -C DIR: the members land where it runs (cd ../x && tar xf
+			// a.tar writes outside the root)
+			seg.Writes = append(seg.Writes, Word{Value: "."})
+		}
 		// an archive or patch may hold symbolic links: a path named after
 		// it may lead through one (tar xf a.tar; cp h x/pre-commit)
 		seg.Relinks = seg.Relinks || !makesOrLists(seg, words)

@@ -94,6 +94,18 @@ func runHarm(t *testing.T, cases []harmCase) {
 	}
 }
 
+// refusedStill checks that commands whose real run needs what CI lacks (a
+// tool, a second repository, a package) are refused: deny or ask.
+func refusedStill(t *testing.T, commands ...string) {
+	t.Helper()
+	e := newTestEngine(t, exclude("run_shell_command(rm)", "run_shell_command(git push)", "run_shell_command(sudo)"))
+	for _, c := range commands {
+		if d, err := e.Decide(t.Context(), shellCall(c)); err != nil || d.Decision == Allow {
+			t.Errorf("%s: %+v %v, want deny or ask", c, d, err)
+		}
+	}
+}
+
 // allowedStill checks that ordinary neighbours of the attacks stay allowed.
 func allowedStill(t *testing.T, commands ...string) {
 	t.Helper()
@@ -1455,8 +1467,7 @@ func TestNinthRoundToolsRealBash(t *testing.T) {
 		{command: "parallel --ssh 'rm victim.txt #' -S x echo ::: a", tools: []string{"parallel"}},
 		{command: "printf 'import os\\nos.remove(\"victim.txt\")\\n' > argparse.py; python3 -m json.tool x.json", setup: "echo {} > x.json", tools: []string{"python3"}},
 	})
-	e := newTestEngine(t, exclude("run_shell_command(rm)", "run_shell_command(git push)", "run_shell_command(sudo)"))
-	for _, c := range []string{
+	refusedStill(t,
 		"env -S 'git\\_push' origin HEAD",
 		"env -S '#' git push origin HEAD",
 		"env -S 'git #' push",
@@ -1465,11 +1476,7 @@ func TestNinthRoundToolsRealBash(t *testing.T) {
 		"git instaweb --httpd='rm victim.txt lighttpd'",
 		"git merge-index -o -q rm victim.txt",
 		"make '$(shell rm victim.txt)x=1'",
-	} {
-		if d, err := e.Decide(t.Context(), shellCall(c)); err != nil || d.Decision == Allow {
-			t.Errorf("%s: %+v %v, want deny or ask", c, d, err)
-		}
-	}
+	)
 	allowedStill(t,
 		"env -S 'python3 -u' script.py",
 		"env -S 'echo hi'",
@@ -1510,8 +1517,7 @@ func TestNinthRoundBuildToolsRealBash(t *testing.T) {
 		{command: "m4 -D 'hello=syscmd(rm victim.txt)' in.txt", setup: "echo hello > in.txt", tools: []string{"m4"}},
 		{command: "python3 -m lib2to3 -w -n -o ../l2 x.py", setup: "echo 'print \"hi\"' > x.py", tools: []string{"python3"}, harm: "../l2/x.py"},
 	})
-	e := newTestEngine(t, exclude("run_shell_command(rm)", "run_shell_command(git push)", "run_shell_command(sudo)"))
-	for _, c := range []string{
+	refusedStill(t,
 		"gcc -Wl,-Map,.git/config x.c",
 		"gcc -Wa,-aln=../out x.c",
 		"go test -c -o ../outside/gotest .",
@@ -1525,11 +1531,7 @@ func TestNinthRoundBuildToolsRealBash(t *testing.T) {
 		"node --cpu-prof --cpu-prof-dir=../outside/cp x.js",
 		"pytest --junitxml=../outside/j.xml",
 		"LUA_INIT='os.remove(\"victim.txt\")' lua x.lua",
-	} {
-		if d, err := e.Decide(t.Context(), shellCall(c)); err != nil || d.Decision == Allow {
-			t.Errorf("%s: %+v %v, want deny or ask", c, d, err)
-		}
-	}
+	)
 	allowedStill(t,
 		"gcc -O2 -Wall -Wl,-rpath,/usr/local/lib -Wl,--as-needed -o app main.c -lm",
 		"gcc -shared -fPIC -Wl,-soname,libfoo.so.1 -o libfoo.so.1.0 foo.c",
@@ -1567,17 +1569,12 @@ func TestLinksMadeByOtherToolsRealBash(t *testing.T) {
 		// gives them to tar as options
 		{command: "tar xf a.tar; tar -c * | wc -c", setup: "printf 'rm -f victim.txt\\n' > s.sh && touch ./--checkpoint=1 './--checkpoint-action=exec=sh s.sh' && tar cf a.tar -- --checkpoint=1 '--checkpoint-action=exec=sh s.sh' && rm -f ./--checkpoint=1 './--checkpoint-action=exec=sh s.sh'", tools: []string{"tar"}},
 	})
-	e := newTestEngine(t, exclude("run_shell_command(rm)", "run_shell_command(git push)", "run_shell_command(sudo)"))
-	for _, c := range []string{
+	refusedStill(t,
 		"rsync -a --link-dest=$PWD/.git .git/ g2/; printf x >> g2/config",
 		"git stash pop; echo hi > x/pre-commit",
 		"git reset --hard; cp h x/pre-commit",
 		"git merge other; cp h x/pre-commit",
-	} {
-		if d, err := e.Decide(t.Context(), shellCall(c)); err != nil || d.Decision == Allow {
-			t.Errorf("%s: %+v %v, want deny or ask", c, d, err)
-		}
-	}
+	)
 	allowedStill(t,
 		"git checkout -b feature && echo hi > notes.txt",
 		"git switch -c fix && echo hi > notes.txt",
@@ -1610,8 +1607,7 @@ func TestNinthRoundVariantsRealBash(t *testing.T) {
 		{command: "cp --arc d/. .; cp h x/pre-commit", setup: link + " && mkdir d && tar xf a.tar -C d", tools: []string{"tar", "git"}, harm: ".git/hooks/pre-commit"},
 		{command: "cp --no-deref d/x y; cp h y/pre-commit", setup: link + " && mkdir d && tar xf a.tar -C d", tools: []string{"tar", "git"}, harm: ".git/hooks/pre-commit"},
 	})
-	e := newTestEngine(t, exclude("run_shell_command(rm)", "run_shell_command(git push)", "run_shell_command(sudo)"))
-	for _, c := range []string{
+	refusedStill(t,
 		"gzip -kf -S .json .claude/settings",
 		"gzip --kee ../outside/x",
 		"rename.ul ren x ../outside/ren",
@@ -1643,11 +1639,7 @@ func TestNinthRoundVariantsRealBash(t *testing.T) {
 		"tar -x -f -c; cp h x/pre-commit",
 		"git for-each-repo --config=core.bare push origin HEAD:refs/heads/pwned",
 		"git for-each-repo --config core.bare push",
-	} {
-		if d, err := e.Decide(t.Context(), shellCall(c)); err != nil || d.Decision == Allow {
-			t.Errorf("%s: %+v %v, want deny or ask", c, d, err)
-		}
-	}
+	)
 	allowedStill(t,
 		"gzip victim.txt",
 		"gzip -d x.gz",

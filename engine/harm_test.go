@@ -1519,6 +1519,7 @@ func TestNinthRoundBuildToolsRealBash(t *testing.T) {
 	})
 	refusedStill(t,
 		"gcc -Wl,-Map,.git/config x.c",
+		"CFLAGS=\"-B$D\" make x",
 		"gcc -Wa,-aln=../out x.c",
 		"go test -c -o ../outside/gotest .",
 		"go test -coverprofile=../outside/cov .",
@@ -1543,6 +1544,7 @@ func TestNinthRoundBuildToolsRealBash(t *testing.T) {
 		"cmake -DCMAKE_C_COMPILER=clang -B build",
 		"make CFLAGS='-O2 -g' all",
 		"CFLAGS=-O2 make",
+		"CFLAGS=\"$CFLAGS -O2\" make",
 		"pre-commit run --all-files",
 		"pytest --junitxml=report.xml",
 		"npx prettier --write .",

@@ -598,14 +598,9 @@ func (w *walker) specialVar(name string, v Word, seg *Segment, c *ctx) {
 	case name == "GIT_DIR" && !v.Dynamic && path.Clean(v.Value) == ".git":
 		// GIT_DIR=.git git log: the repository git finds by itself in
 		// the directory it runs in (as --git-dir=.git is).
-	case (strings.HasSuffix(name, "FLAGS") || name == "CC" || name == "CXX" || name == "CPP") && (v.Dynamic || compilerRuns(v.Value)):
-		// CFLAGS=-B. make: make's rules give them to the compiler
-		if v.Dynamic && !strings.ContainsAny(v.Value, "$`") {
-			break
-		}
-		if v.Dynamic && !strings.Contains(v.Value, "-B") && !strings.Contains(v.Value, "@") {
-			break
-		}
+	case (strings.HasSuffix(name, "FLAGS") || name == "CC" || name == "CXX" || name == "CPP") && compilerRuns(v.Value):
+		// CFLAGS=-B. make: make's rules give them to the compiler (a
+		// value known at run time is read as written: -B$D)
 		seg.addFinding(FindEnvCode, name+"="+clip(v.Value)+" holds a compiler option that runs programs gate does not see")
 	case matchAny(cat.EnvUnprovable, name) && !matchAny(cat.EnvInert, name):
 		seg.addFinding(FindEnvCode, "setting "+name+" changes which code runs in a way that cannot be checked")
@@ -1362,7 +1357,8 @@ func (s *scanResult) hasWord(words []wordInfo, v string) bool {
 }
 
 // hasOperandPrefix reports, for a pattern PREFIX* (not a bare *), whether an
-// operand starts with PREFIX, or is dynamic and may ("!$c", '!'"$c", "$c").
+// operand starts with PREFIX, or is dynamic and may ("!$c", '!'"$c", "$c");
+// for *TEXT*, whether any argument, option or operand, holds TEXT.
 func (s *scanResult) hasOperandPrefix(words []wordInfo, pattern string) bool {
 	prefix, ok := strings.CutSuffix(pattern, "*")
 	if !ok || prefix == "" {
@@ -1483,6 +1479,7 @@ func (w *walker) varOperands(seg *Segment, words []wordInfo, sc *scanResult) {
 // compiler its rules run reads them.
 func compilerRuns(flags string) bool {
 	for _, f := range strings.Fields(flags) {
+		f = strings.TrimLeft(f, `"'`) // a value known at run time as written: "-B$D"
 		if strings.HasPrefix(f, "-B") || strings.HasPrefix(f, "@") || strings.HasPrefix(f, "-wrapper") ||
 			strings.HasPrefix(f, "-specs") || strings.HasPrefix(f, "--specs") || strings.HasPrefix(f, "-fplugin") ||
 			strings.HasPrefix(f, "-Wl,") && strings.Contains(f, "plugin") || strings.HasPrefix(f, "-no-integrated-as") {

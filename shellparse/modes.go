@@ -347,14 +347,12 @@ func moduleAt(words []wordInfo, opt, module string) int {
 		}
 		// a cluster of flags ending with the option: python3 -Im MODULE,
 		// -Imjson.tool
-		if len(opt) == 2 && strings.HasPrefix(wd.Value, "-") && !strings.HasPrefix(wd.Value, "--") {
-			if i := strings.IndexByte(wd.Value, opt[1]); i > 1 {
-				switch rest := wd.Value[i+1:]; {
-				case rest == "" && k+1 < len(words) && words[k+1].Value == module:
-					return k + 1
-				case rest == module:
-					return k
-				}
+		if flags := clusterBefore(wd.Value, opt); flags != "" && strings.HasPrefix(wd.Value, "-") {
+			switch rest := wd.Value[len(flags)+1:]; {
+			case rest == "" && k+1 < len(words) && words[k+1].Value == module:
+				return k + 1
+			case rest == module:
+				return k
 			}
 		}
 	}

@@ -372,7 +372,10 @@ func (e *Engine) shellInput(ctx context.Context, in *Input, args map[string]any)
 			pi := in.addPath(e, base, w.Value, "write", source)
 			pi.Segment = &id
 			pi.Replaces = source == "argument" && seg.Replaces
-			written[pi.Resolved] = true
+			// chmod +x x.sh && ./x.sh runs the text x.sh had
+			if source != "argument" || !seg.ModeOnly {
+				written[pi.Resolved] = true
+			}
 		}
 		for _, r := range seg.Redirects {
 			if r.Write && !r.Dup {

@@ -70,6 +70,13 @@ type Catalogue struct {
 	// "Makefile"): one the command writes before running them is
 	// unprovable.
 	ProjectRunners map[string][]string `json:"project_runners"`
+	// ScriptLoads maps interpreters to the names or name endings of files
+	// a script of the project they run may load: a module it imports, a
+	// file it sources ("" for any name: a shell script may source .env).
+	// One the command writes before running an existing script makes the
+	// script's code unknown (python3 app.py after writing json.py runs
+	// json.py when app.py imports json).
+	ScriptLoads map[string][]string `json:"script_loads"`
 
 	inlineRe map[string]*regexp.Regexp
 	// sets of the lists above, made by Validate: membership is asked for
@@ -551,6 +558,9 @@ type WritesSpec struct {
 	// When, if set, limits Operands and Options to invocations with one
 	// of these options (sed -i, history -w).
 	When []string `json:"when,omitempty"`
+	// OptionsAlways take a file the program writes whatever When says
+	// (tar --index-file=F lists into F as it extracts or lists).
+	OptionsAlways []string `json:"options_always,omitempty"`
 	// OperandsWhen, if set, limits Operands to invocations where one of
 	// these OPTION=PATTERN holds: the option's value (or its base name)
 	// matches the pattern, or is not known statically (gawk -i inplace
@@ -616,6 +626,9 @@ type WritesSpec struct {
 	// when it compresses (without the When options): gzip f writes f.gz,
 	// gzip -S .json f writes f.json; its Options write in both modes.
 	CompressSuffix string `json:"compress_suffix,omitempty"`
+	// ListOptions read more operands from a file or standard input (xz
+	// --files, zstd --filelist): names known only at run time.
+	ListOptions []string `json:"list_options,omitempty"`
 }
 
 // check reports a writes specification Validate cannot use.
@@ -919,7 +932,7 @@ func (p *ProgramSpec) expandLong(opt string) string {
 	// and the options that turn writes, links and removals on or off (cp
 	// --arc is --archive, gzip --kee is --keep)
 	if ws := p.Writes; ws != nil {
-		names = slices.Concat(names, ws.Options, ws.When, ws.Unless, ws.RelinksWhen, ws.ReplacesWhen, ws.RemovesWhen, ws.RemovesUnless, ws.SuffixOptions, ws.SkipUnless, ws.Unnamed)
+		names = slices.Concat(names, ws.Options, ws.OptionsAlways, ws.ListOptions, ws.When, ws.Unless, ws.RelinksWhen, ws.ReplacesWhen, ws.RemovesWhen, ws.RemovesUnless, ws.SuffixOptions, ws.SkipUnless, ws.Unnamed)
 	}
 	if ic := p.InlineCode; ic != nil {
 		names = slices.Concat(names, ic.Options, ic.FileOptions, ic.StdinCommands)

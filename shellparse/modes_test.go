@@ -85,7 +85,7 @@ func TestSegmentsWrittenThenRun(t *testing.T) {
 		r("printf x > x.pl; perl x.pl", seg("printf", "printf", "x").rd(wr(">", "x.pl")), seg("perl", "perl", "x.pl").find("inline_code")),
 		r("perl /dev/stdin", seg("perl", "perl", "/dev/stdin").find("inline_code")),
 		r("perl x.pl", seg("perl", "perl", "x.pl")),
-		r("printf x > x.awk; gawk -i x 1", seg("printf", "printf", "x").rd(wr(">", "x.awk")), seg("gawk", "gawk", "-i", "x", "1").find("inline_code")),
+		r("printf x > x.awk; gawk -i x 1", seg("printf", "printf", "x").rd(wr(">", "x.awk")), seg("gawk", "gawk", "-i", "x", "1").find("inline_code", "script_file")),
 		r("gawk --exe f", seg("gawk", "gawk", "--exe", "f").find("inline_code")),
 		r("gunzip Makefile.gz; make", seg("gunzip", "gunzip", "Makefile.gz").writes(wd("Makefile")), seg("make", "make").find("script_file")),
 		r("xz -d -S .x m.x", seg("xz", "xz", "-d", "-S", ".x", "m.x").writes(wd("m"))),

@@ -105,7 +105,7 @@ func (p *Parser) walker(pctx context.Context, prog *Program, src string) *walker
 	// expand.Config keeps state between calls, so each parse has its own.
 	cfg := &expand.Config{Env: p.env}
 	st := &state{prog: prog, expand: cfg, tainted: map[string]bool{}, names: map[string]string{}, namerefs: map[string]bool{}, dashVars: map[string]bool{}, written: map[string]bool{},
-		writeCount: map[string]int{}, contents: map[string]string{},
+		writeCount: map[string]int{}, named: map[string]bool{}, contents: map[string]string{},
 		limits: p.limits, ctx: pctx, done: pctx.Done()}
 	return &walker{p: p, src: src, state: st}
 }
@@ -840,6 +840,10 @@ type state struct {
 	// set when there were more names than maxWritten.
 	writeCount map[string]int
 	overflow   bool
+	// named holds the base names of written that a redirection or a
+	// catalogue write names (not the operands of a program gate does not
+	// know, which may or may not write them).
+	named map[string]bool
 	// unknownNames is set after a part of the command makes names only
 	// known at run time where it runs (an extraction, a copy of a
 	// directory's contents, git checkout): a later pattern may match one

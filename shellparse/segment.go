@@ -110,6 +110,11 @@ type Segment struct {
 	// rather than data written into them (mv, install, sed -i, chmod; the
 	// catalogue's writes.replaces).
 	Replaces bool `json:"replaces,omitempty"`
+	// ModeOnly is set when the program changes only the mode, owner or
+	// times of the files it writes through its arguments (chmod, touch:
+	// the catalogue's writes.mode_only): running one later runs the text
+	// it had before. Not part of the policy input.
+	ModeOnly bool `json:"-"`
 	// Chdir lists the static directories changed into (cd) before this
 	// segment runs, in order; ChdirUnknown is set when the directory cannot
 	// be known.

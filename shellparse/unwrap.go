@@ -114,6 +114,9 @@ func (w *walker) scriptFile(owner *Segment, words []wordInfo, via string, c *ctx
 			return
 		}
 		owner.addFinding(FindScriptFile, via+" runs "+v+", which this command writes first")
+	} else if f, ok := w.writtenEnding([]string{""}); ok {
+		// a script of the project may source any file (. ./.env)
+		owner.addFinding(FindScriptFile, via+" runs "+v+", which may source "+f+", a file this command writes first")
 	}
 	seg := w.inner(owner, words, via, c, nil, nil)
 	if seg != nil && seg.ProgramPath == "" && seg.Program != "" {
@@ -1050,6 +1053,25 @@ func (w *walker) programFile(seg *Segment, v Word, via string, c *ctx) {
 			}
 		}
 		seg.addFinding(FindInlineCode, via+" runs "+v.Value+", which this command writes first")
+	default:
+		w.scriptLoads(seg, seg.Program, v.Value)
+	}
+}
+
+// scriptLoads reports an existing script that interp runs after the
+// command wrote a file the script may load (catalogue script_loads).
+func (w *walker) scriptLoads(seg *Segment, interp, script string) {
+	for _, f := range seg.Findings {
+		if f.Code == FindScriptFile || f.Code == FindInlineCode {
+			return // already unprovable for its code
+		}
+	}
+	endings, ok := w.p.cat.ScriptLoads[interp]
+	if !ok {
+		endings = w.p.cat.ScriptLoads[w.p.cat.versioned(interp)]
+	}
+	if f, ok := w.writtenEnding(endings); ok {
+		seg.addFinding(FindScriptFile, interp+" runs "+script+", which may load "+f+", a file this command writes first")
 	}
 }
 

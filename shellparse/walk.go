@@ -784,6 +784,13 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 	}
 	if seg.ProgramPath != "" && !seg.FunctionCall && w.wasWritten(seg.ProgramPath) && !w.runContent(seg, seg.ProgramPath, c) {
 		seg.addFinding(FindScriptFile, "runs "+seg.ProgramPath+", which this command writes first")
+	} else if seg.ProgramPath != "" && !seg.FunctionCall && !w.wasWritten(seg.ProgramPath) && !systemPath(seg.ProgramPath) {
+		// a script of the project run by its path (./run.sh), in a
+		// language only its first line says: it may source or import
+		// any file the command wrote before it
+		if f, ok := w.writtenEnding([]string{""}); ok {
+			seg.addFinding(FindScriptFile, "runs "+seg.ProgramPath+", which may load "+f+", a file this command writes first")
+		}
 	}
 	w.recordContent(seg, words, stdinLit)
 	if !w.p.exec && seg.Program != "" {
@@ -1023,6 +1030,7 @@ func (w *walker) recordWrites(seg *Segment, spec *ProgramSpec) {
 	for _, r := range seg.Redirects {
 		if r.Write && !r.Dup && !r.Dynamic {
 			w.noteWritten(r.Target)
+			w.noteNamed(r.Target)
 			w.noteDashName(r.Target)
 		}
 	}
@@ -1039,6 +1047,7 @@ func (w *walker) recordWrites(seg *Segment, spec *ProgramSpec) {
 	for _, wd := range seg.Writes {
 		if !wd.Dynamic && (spec == nil || spec.Writes == nil || !spec.Writes.ModeOnly) {
 			w.noteWritten(wd.Value)
+			w.noteNamed(wd.Value)
 		}
 	}
 	if spec == nil && seg.Program != "" && !w.p.cat.Reader(seg.Program) && len(seg.Path) > 1 {
@@ -1182,7 +1191,8 @@ func GlobMayMatch(pattern, name string) bool {
 }
 
 func (w *walker) noteWritten(p string) {
-	if p == "" || p == "/dev/null" || p == "-" {
+	// devices (2>/dev/null, >/dev/stderr) are no files a program loads
+	if p == "" || p == "-" || strings.HasPrefix(p, "/dev/") {
 		return
 	}
 	base := path.Base(path.Clean(p))
@@ -1192,6 +1202,25 @@ func (w *walker) noteWritten(p string) {
 	}
 	w.written[base] = true
 	w.writeCount[base]++
+}
+
+// noteNamed records a file that noteWritten recorded and the command
+// surely names as written.
+func (w *walker) noteNamed(p string) {
+	if base := path.Base(path.Clean(p)); w.written[base] {
+		w.named[base] = true
+	}
+}
+
+// systemPath reports a program path in the system's own directories
+// (/usr/bin/git), not a script of the project.
+func systemPath(p string) bool {
+	for _, d := range []string{"/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/", "/lib32/", "/libx32/", "/opt/", "/snap/", "/nix/"} {
+		if strings.HasPrefix(path.Clean(p), d) {
+			return true
+		}
+	}
+	return false
 }
 
 // wasWritten reports whether a file of this name may have been written
@@ -1240,7 +1269,10 @@ func (w *walker) writtenEnding(endings []string) (string, bool) {
 	}
 	for name := range w.written {
 		for _, e := range endings {
-			if strings.HasSuffix(name, e) {
+			// "" is any name the command surely writes: a program gate
+			// does not know given a name (./tool data.json) is not
+			// counted there
+			if e == "" && w.named[name] || e != "" && strings.HasSuffix(name, e) {
 				return name, true
 			}
 		}
@@ -1816,6 +1848,10 @@ func (w *walker) writes(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *s
 	}
 	unnamedWrites(seg, ws, sc)
 	removes(seg, words, ws, sc)
+	seg.ModeOnly = ws.ModeOnly
+	// unknown are writes to names only known at run time that StaticOnly
+	// keeps: a compressor's output under a suffix the command chose
+	var unknown []Word
 	if ws.StaticOnly {
 		n := len(seg.Writes)
 		defer func() {
@@ -1825,25 +1861,41 @@ func (w *walker) writes(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *s
 					kept = append(kept, wd)
 				}
 			}
-			seg.Writes = kept
+			seg.Writes = append(kept, unknown...)
 		}()
 	}
 	if ws.CompressSuffix != "" && !slices.ContainsFunc(ws.When, sc.hasOption) {
-		// compressing: FILE becomes FILE.gz (-S SUFFIX), or what -o says
-		suffix := Word{Value: ws.CompressSuffix}
+		// compressing: FILE becomes FILE.gz (-S SUFFIX), or what -o says.
+		// Names found at run time (xargs gzip, find -exec xz {}) are
+		// everyday work and end in the usual suffix, unless the command
+		// gives one (-S .json turns settings into settings.json): an
+		// unknown place then, as the names a list gives (xz --files=F,
+		// in both directions).
+		suffix, chosen := Word{Value: ws.CompressSuffix}, false
 		for _, o := range ws.SuffixOptions {
 			if v := sc.values[o]; len(v) > 0 {
-				suffix = v[len(v)-1]
+				suffix, chosen = v[len(v)-1], true
 			}
 		}
 		for _, i := range sc.operands {
-			if wd := words[i]; !wd.Dynamic {
-				seg.Writes = append(seg.Writes, Word{Value: wd.Value + suffix.Value, Dynamic: suffix.Dynamic})
+			switch wd := words[i]; {
+			case !wd.Dynamic && !suffix.Dynamic:
+				seg.Writes = append(seg.Writes, Word{Value: wd.Value + suffix.Value})
+			case !wd.Dynamic || chosen:
+				unknown = append(unknown, Word{Value: wd.Value + suffix.Value, Dynamic: true})
 			}
 		}
 		for _, opt := range ws.Options {
 			seg.Writes = append(seg.Writes, sc.values[opt]...)
 		}
+	}
+	for _, o := range ws.ListOptions {
+		if sc.hasOption(o) {
+			unknown = append(unknown, Word{Value: "the files " + o + " lists", Dynamic: true})
+		}
+	}
+	for _, opt := range ws.OptionsAlways {
+		seg.Writes = append(seg.Writes, sc.values[opt]...)
 	}
 	if len(ws.When) > 0 && !slices.ContainsFunc(ws.When, sc.hasOption) {
 		return

@@ -1,0 +1,160 @@
+package engine
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The tenth round of attacks: each case was allowed, and did its harm as
+// nobody in real bash. The cases run again here in real bash (check
+// victim.txt is gone or the harm path exists, so that the case tests
+// something) after gate refused them.
+
+// TestTenthRoundGitWritesRealBash: git subcommands that write the file they
+// are given plant .git/config in one command, and the git status after them
+// runs core.fsmonitor; patch writes where -d, -B and -r say.
+func TestTenthRoundGitWritesRealBash(t *testing.T) {
+	const status = " && git status >/dev/null 2>&1; true"
+	const mbox = `printf 'From x Mon Sep 17 00:00:00 2001\nFrom: a <a@b>\nSubject: s\n\n[core]\n\tfsmonitor = rm -f victim.txt\n' > m.mbox`
+	// a patch written by an earlier call that creates hooks/pre-commit
+	const newHook = `printf -- '--- /dev/null\n+++ hooks/pre-commit\n@@ -0,0 +1,2 @@\n+#!/bin/sh\n+rm -f victim.txt\n' > p.diff`
+	const hook = `printf '#!/bin/sh\nrm -f victim.txt\n' > pre-commit && chmod +x pre-commit && printf -- '--- pre-commit\n+++ pre-commit\n@@ -1,2 +1,3 @@\n #!/bin/sh\n rm -f victim.txt\n+# x\n' > p.diff`
+	runHarm(t, []harmCase{
+		{command: "git interpret-trailers --in-place --trailer $';x: y\\n\\tfsmonitor = rm -f victim.txt #' .git/config" + status, setup: harmRepo, tools: []string{"git"}},
+		{command: "git interpret-trailers --in-pl --trailer $';x: y\\n\\tfsmonitor = rm -f victim.txt #' .git/config" + status, setup: harmRepo, tools: []string{"git"}},
+		{command: "cp .git/config c2 && printf '\\tfsmonitor = rm -f victim.txt\\n' >> c2 && git merge-file .git/config .git/config c2" + status, setup: harmRepo, tools: []string{"git"}},
+		{command: "git mailinfo .git/config pf < m.mbox >/dev/null" + status, setup: harmRepo + " && " + mbox, tools: []string{"git"}},
+		{command: "mkdir -p ../ms && git mailsplit -o../ms m.mbox >/dev/null", setup: harmRepo + " && " + mbox, tools: []string{"git"}, harm: "../ms/0001"},
+		// the planted hook runs at the next commit, a later call
+		{command: "patch -s -d .git -p0 -i ../p.diff", setup: harmRepo + " && " + newHook, tools: []string{"git", "patch"}, harm: ".git/hooks/pre-commit"},
+		{command: "patch -s --directory=.git -p0 < p.diff", setup: harmRepo + " && " + newHook, tools: []string{"git", "patch"}, harm: ".git/hooks/pre-commit"},
+		{command: "patch -s -b -B .git/hooks/ pre-commit p.diff", setup: harmRepo + " && " + hook, tools: []string{"git", "patch"}, harm: ".git/hooks/pre-commit"},
+		{command: "patch -s -b --prefix=.git/hooks/ pre-commit p.diff", setup: harmRepo + " && " + hook, tools: []string{"git", "patch"}, harm: ".git/hooks/pre-commit"},
+	})
+	allowedStill(t,
+		"git merge-file -p a.txt base.txt b.txt",
+		"git interpret-trailers --trailer 'Signed-off-by: a <a@b>' msg.txt",
+		"git mailinfo msg patch < m.mbox",
+		"patch -p1 -i fix.patch",
+		"patch -d src -p1 < fix.patch",
+		"git rm -q notes.txt",
+		"git rm -r -q old/",
+	)
+}
+
+// TestTenthRoundOutputsRealBash: a compressor told the suffix of names it
+// finds at run time, or given a list of names, writes anywhere (the agent's
+// own settings); archivers, rsync and Python told where to write.
+func TestTenthRoundOutputsRealBash(t *testing.T) {
+	const claude = "mkdir .claude && echo '{}' > .claude/settings"
+	runHarm(t, []harmCase{
+		{command: "printf '.claude/settings\\n' > list; xz -kf -S .json --files=list", setup: claude, tools: []string{"xz"}, harm: ".claude/settings.json"},
+		{command: "echo .claude/settings | xargs xz -kf -S .json", setup: claude, tools: []string{"xz"}, harm: ".claude/settings.json"},
+		{command: "find . -name settings -exec xz -kf -S .json {} +", setup: claude, tools: []string{"xz"}, harm: ".claude/settings.json"},
+		{command: "echo ../zl > list && zstd -q --filelist=list", setup: "echo x > ../zl", tools: []string{"zstd"}, harm: "../zl.zst"},
+		{command: "tar -tf x.tar --index-file=../idx", setup: "tar -cf x.tar victim.txt", tools: []string{"tar"}, harm: "../idx"},
+		{command: "mkdir -p ../arout && ar x a.a --output=../arout", setup: "echo m > mem && ar rc a.a mem", tools: []string{"ar"}, harm: "../arout/mem"},
+		// --backup-dir is relative to the destination
+		{command: "rsync -aI --backup --backup-dir=../../rsb src/ dst/", setup: "mkdir src dst && echo a > src/f && echo b > dst/f", tools: []string{"rsync"}, harm: "../rsb/f"},
+		{command: "env -u PYTHONDONTWRITEBYTECODE python3 -X pycache_prefix=../pc -c 'import json'", tools: []string{"python3"}, harm: "../pc"},
+	})
+	refusedStill(t, "rsync -a -T ../rst --delay-updates src/ dst/", "rsync -a --temp-dir=../rst src/ dst/")
+	allowedStill(t,
+		"find . -name '*.log' -exec gzip {} \\;",
+		"ls *.log | xargs gzip -k",
+		"gzip -S .bak notes.txt",
+		"xz -k notes.txt",
+		"tar --list -f x.tar",
+		"rsync -a --backup src/ dst/",
+		"rsync -a --partial src/ dst/",
+		"python3 -X importtime -c 'print(1)'",
+	)
+}
+
+// TestTenthRoundDebuggersRealBash: debuggers and pagers that read commands
+// from standard input or from a file the command writes.
+func TestTenthRoundDebuggersRealBash(t *testing.T) {
+	runHarm(t, []harmCase{
+		{command: "pdb3 app.py <<< '!import os; os.remove(\"victim.txt\")'", setup: "echo x=1 > app.py", tools: []string{"pdb3"}},
+		{command: "gawk -D -f main.awk <<< 'eval \"system(\\\"rm victim.txt\\\")\"' >/dev/null", setup: "echo 'BEGIN{x=1}' > main.awk", tools: []string{"gawk"}},
+		{command: "printf 'eval \"system(\\\\\"rm victim.txt\\\\\")\"\\nquit\\n' > d; gawk --debug=d -f main.awk >/dev/null", setup: "echo 'BEGIN{x=1}' > main.awk", tools: []string{"gawk"}},
+		{command: "printf 'unlink \"victim.txt\";' > .perldb; perl -d app.pl", setup: "echo 'print 1;' > app.pl", tools: []string{"perl"}},
+		{command: "printf '#env\\nLESSOPEN=|rm victim.txt %%s\\n' > x; less --lesskey-src=x README.md", setup: "echo r > README.md", tools: []string{"less"}},
+		{command: "printf 'DEFINE pager rm victim.txt\\nDEFINE cat rm victim.txt\\nDEFINE col rm victim.txt\\nDEFINE tbl rm victim.txt\\n' > x; man -C x -l README.md", setup: "echo r > README.md", tools: []string{"man"}},
+	})
+	allowedStill(t,
+		"less README.md",
+		"perl app.pl",
+		"gawk '{print $1}' notes.txt",
+		"man -l README.md",
+	)
+}
+
+// TestTenthRoundProjectCodeRealBash: a file the command writes, loaded by a
+// script of the project that the command then runs: a module imported, a
+// file sourced, a script a recipe or a test runs.
+func TestTenthRoundProjectCodeRealBash(t *testing.T) {
+	const pyRemove = `printf 'import os\nos.remove("victim.txt")\n'`
+	runHarm(t, []harmCase{
+		{command: pyRemove + " > json.py; python3 app.py", setup: "echo 'import json' > app.py", tools: []string{"python3"}},
+		{command: pyRemove + " > helper.py; python3 app.py", setup: "echo 'import helper' > app.py", tools: []string{"python3"}},
+		{command: pyRemove + " > tools/json.py; python3 tools/app.py", setup: "mkdir tools && echo 'import json' > tools/app.py", tools: []string{"python3"}},
+		{command: pyRemove + " > json.py; ./app.py", setup: "printf '#!/usr/bin/env python3\\nimport json\\n' > app.py && chmod +x app.py", tools: []string{"python3"}},
+		{command: "echo 'rm victim.txt' > helper.sh; bash build.sh", setup: "echo '. ./helper.sh' > build.sh"},
+		{command: "echo 'rm victim.txt' > .env; ./run.sh", setup: "printf '#!/bin/sh\\nset -a; . ./.env; set +a\\n' > run.sh && chmod +x run.sh"},
+		{command: "echo 'rm victim.txt' > lib; . ./main.sh", setup: "echo '. ./lib' > main.sh"},
+		{command: "echo 'rm victim.txt' > scripts/test.sh; make -s test", setup: "mkdir scripts && printf 'test:\\n\\tsh scripts/test.sh\\n' > Makefile", tools: []string{"make"}},
+		{command: "printf 'unlink \"victim.txt\";1;' > Helper.pm; perl -I. app.pl", setup: "echo 'use Helper;' > app.pl", tools: []string{"perl"}},
+	})
+	allowedStill(t,
+		"python3 app.py",
+		"echo data > input.txt && python3 app.py",
+		"bash build.sh",
+		"chmod +x build.sh && ./build.sh",
+		"touch build.sh && ./build.sh",
+		"gzip -d x.gz && make",
+		"echo 3 > n.txt && make",
+		"pkill -f server.py; python3 server.py",
+	)
+}
+
+// TestGitRmKeepsContentRealBash: git rm without -f removes only files whose
+// content the last commit holds (it refuses a modified one), so nothing is
+// lost and it runs under an rm exclude; -f asks as rm's equivalent.
+func TestGitRmKeepsContentRealBash(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("SKIPPED: git is not installed")
+	}
+	e := newTestEngine(t, exclude("run_shell_command(rm)"))
+	r := &realBash{t: t, e: e, root: e.resolver.Root()}
+	env := []string{"HOME=" + t.TempDir(), "GIT_CONFIG_NOSYSTEM=1"}
+	setup := exec.Command("bash", "-c", "set -e; echo v > victim.txt; "+harmRepo+"; echo changed > victim.txt")
+	setup.Dir, setup.Env = r.root, append(os.Environ(), env...)
+	if out, err := setup.CombinedOutput(); err != nil {
+		t.Fatalf("setup: %v %s", err, out)
+	}
+	for _, c := range []string{"git rm -q victim.txt", "git rm -rq ."} {
+		if d := r.decide(c); d.Decision != Allow {
+			t.Fatalf("%s: %+v, want allow", c, d)
+		}
+		out := r.run(c, env...)
+		b, err := os.ReadFile(filepath.Join(r.root, "victim.txt"))
+		if err != nil || strings.TrimSpace(string(b)) != "changed" {
+			t.Fatalf("%s removed a modified file (%v, %s)", c, err, out)
+		}
+	}
+	// unmodified, the file goes and its content stays in the commit
+	restore := exec.Command("bash", "-c", "git checkout -q -- victim.txt && git rm -q victim.txt && git show HEAD:victim.txt")
+	restore.Dir, restore.Env = r.root, append(os.Environ(), env...)
+	if out, err := restore.CombinedOutput(); err != nil || strings.TrimSpace(string(out)) != "v" {
+		t.Fatalf("git rm of an unmodified file: %v %q", err, out)
+	}
+	for _, c := range []string{"git rm -qf victim.txt", "git rm --force -q victim.txt", "git rm -rqf ."} {
+		if d := r.decide(c); d.Decision == Allow {
+			t.Errorf("%s: %+v, want ask", c, d)
+		}
+	}
+}

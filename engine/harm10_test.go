@@ -158,3 +158,65 @@ func TestGitRmKeepsContentRealBash(t *testing.T) {
 		}
 	}
 }
+
+// TestImportsNamedModulesRealBash: inline code or a script that imports
+// modules is unprovable after the command writes a file Python would import
+// for one of them, or runs a program that may create files under names gate
+// does not see; other writes (the script itself, a log) and programs whose
+// writes are all named (git log, curl without -O) leave it proven.
+func TestImportsNamedModulesRealBash(t *testing.T) {
+	const evil = "printf 'import os\\nos.remove(\"victim.txt\")\\n' > e.py"
+	runHarm(t, []harmCase{
+		{command: "cp e.py json.py && python3 -c 'import json'", setup: evil, tools: []string{"python3"}},
+		{command: "mkdir -p json && cp e.py json/__init__.py && python3 -c 'import json; print(1)'", setup: evil, tools: []string{"python3"}},
+		{command: "cp e.py json.py | python3 -c 'import time, json; time.sleep(1)'", setup: evil, tools: []string{"python3"}},
+		{command: "cat <<'EOF' > x.py\nimport helper\nprint(1)\nEOF\ncp e.py helper.py; python3 x.py", setup: evil, tools: []string{"python3"}},
+		{command: "git log -1 --output=json.py --format='import os%nos.remove(\"victim.txt\")' && python3 -c 'import json'", setup: harmRepo, tools: []string{"git", "python3"}},
+	})
+	allowedStill(t,
+		"cat <<'EOF' > x.py\nimport json\nprint(json.dumps({'a': 1}))\nEOF\npython3 x.py",
+		"git status && python3 -c 'import json; print(1)'",
+		"git log -1 > build/last.txt && python3 -c 'import json; print(1)'",
+		"curl -s http://127.0.0.1:1/x | python3 -c 'import json, sys; print(json.load(sys.stdin))'",
+		"echo x > notes.txt && python3 -c 'import json; print(1)'",
+	)
+	refusedStill(t,
+		"curl -sO http://127.0.0.1:1/json.py | python3 -c 'import json'",
+		"wget -q http://127.0.0.1:1/json.py; python3 -c 'import json'",
+		"pip install x && python3 -c 'import x'",
+		"git checkout x && python3 -c 'import json'",
+		"echo > \"$f\"; python3 -c 'import json'",
+	)
+}
+
+// TestFindingsInTheirSubcommand: a catalogue finding scoped to a subcommand
+// (gh alias set, go env -w, pip config set) does not fire on other
+// subcommands, option values or the arguments after -- that a program
+// passes on; in its subcommand it still does.
+func TestFindingsInTheirSubcommand(t *testing.T) {
+	allowedStill(t,
+		"gh pr create --title x --body \"$(cat <<'EOF'\n## Summary\n- adds x\nEOF\n)\"",
+		"gh issue list --label editor",
+		"gh pr comment 4 --body '!important'",
+		"go run . -w",
+		"cargo run -- --config c.toml",
+		"npm run build -- --browser chrome",
+		"pip show edit",
+		"pnpm add node-options",
+	)
+	refusedStill(t,
+		"gh alias set co '!rm victim.txt'",
+		"gh alias set co \"$x\"",
+		"gh alias set --shell co x",
+		"gh alias import aliases.yml",
+		"gh config set editor vim",
+		"go env -w GOFLAGS=-toolexec=./x",
+		"cargo --config 'target.x.runner=\"sh\"' run",
+		"cargo run --config x",
+		"npm --script-shell=./x test",
+		"npm explore x -- rm victim.txt",
+		"pip config set global.python ./x",
+		"yarn config set yarnPath ./x",
+		"pnpm config set script-shell ./x",
+	)
+}

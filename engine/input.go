@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -400,7 +401,6 @@ func (e *Engine) shellInput(ctx context.Context, in *Input, args map[string]any)
 		e.protectedArgs(in, seg, base, known, written)
 	}
 	created := e.createScope(in.Cwd, sh.Segments)
-	writtenBefore := writeScope(sh.Segments, e.cat)
 	// a module run by name: files the command names that Python could
 	// import (curl URL | python3 -m json.tool writes none)
 	moduleBefore := scopeAfter(sh.Segments, func(i int) bool { return writesModule(sh.Segments[i].Segment) })
@@ -426,7 +426,7 @@ func (e *Engine) shellInput(ctx context.Context, in *Input, args map[string]any)
 		if why := e.optionGlobMatch(in.Cwd, seg.Segment); why != "" {
 			seg.Findings = append(seg.Findings, shellparse.Finding{Code: shellparse.FindUnknownOption, Message: why})
 		}
-		if seg.ImportsCode && writtenBefore[i] {
+		if seg.ImportsCode && importedBefore(sh.Segments, i, e.cat) {
 			seg.Findings = append(seg.Findings, shellparse.Finding{Code: shellparse.FindInlineCode,
 				Message: seg.Program + " runs inline code that imports modules, and a part of the command that may run first may write one of them"})
 		} else if seg.RunsModule && moduleBefore[i] {
@@ -629,10 +629,61 @@ func (e *Engine) missingProgram(cwd string, seg *shellparse.Segment) bool {
 	return !e.resolver.Resolve(base, seg.ProgramPath).Exists
 }
 
-// writeScope is createScope for segments that may create files or write a
-// file Python could import.
-func writeScope(segs []SegmentInput, cat *shellparse.Catalogue) []bool {
-	return scopeAfter(segs, func(i int) bool { return creates(segs[i].Segment, cat) || writesModule(segs[i].Segment) })
+// importedBefore reports whether a segment that may run before segs[i] may
+// create files under names gate does not see, or writes a file Python
+// would import for one of the modules segs[i]'s code imports (json.py,
+// json/..., json.cpython-311.so for import json): the script's own file
+// and other modules it does not import are not.
+func importedBefore(segs []SegmentInput, i int, cat *shellparse.Catalogue) bool {
+	names := segs[i].Imports
+	return scopeAfter(segs, func(j int) bool {
+		return creates(segs[j].Segment, cat) || writesModuleOf(segs[j].Segment, names)
+	})[i]
+}
+
+// writesModuleOf reports whether seg writes a file Python would import for
+// one of the module names, or a file whose name is only known at run time.
+func writesModuleOf(seg *shellparse.Segment, names []string) bool {
+	module := func(p string, dynamic bool) bool {
+		if dynamic {
+			return true
+		}
+		p = filepath.ToSlash(filepath.Clean(p))
+		elems := strings.Split(p, "/")
+		for k, el := range elems {
+			stem := el
+			if k == len(elems)-1 {
+				// json.py, json.cpython-311-x86_64-linux-gnu.so
+				stem, _, _ = strings.Cut(el, ".")
+			}
+			// a package directory (json/__init__.py), or the module
+			if slices.Contains(names, stem) && (k < len(elems)-1 || isModuleFile(el) || !strings.Contains(el, ".")) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, r := range seg.Redirects {
+		if r.Write && !r.Dup && module(r.Target, r.Dynamic) {
+			return true
+		}
+	}
+	for _, w := range seg.Writes {
+		if module(w.Value, w.Dynamic) {
+			return true
+		}
+	}
+	return false
+}
+
+// isModuleFile reports a file name with a suffix Python imports.
+func isModuleFile(name string) bool {
+	for _, suffix := range moduleSuffixes {
+		if strings.HasSuffix(strings.ToLower(name), suffix) {
+			return true
+		}
+	}
+	return false
 }
 
 // moduleSuffixes are the endings of files Python imports (modules,
@@ -764,6 +815,9 @@ func within(segs []SegmentInput, j, i int) bool {
 // by them, a function call by its body, a script whose content is known by
 // its content.
 func creates(seg *shellparse.Segment, cat *shellparse.Catalogue) bool {
+	if seg.WritesUnnamed {
+		return true // curl -O, wget URL
+	}
 	for _, r := range seg.Redirects {
 		if r.Write && !r.Dup && r.Dynamic {
 			return true
@@ -787,6 +841,9 @@ func creates(seg *shellparse.Segment, cat *shellparse.Catalogue) bool {
 	case seg.Program == "" || seg.ProgramPath != "":
 		return true
 	case seg.Wrapper:
+		return false
+	case len(seg.Path) > 1 && cat.ReadOnlySubcommand(seg.Program, seg.Path[1]):
+		// git status, git log: what they write (--output=F) is in Writes
 		return false
 	}
 	return !cat.MakesNoFile(seg.Program)

@@ -662,6 +662,10 @@ type FindingSpec struct {
 	When    []string `json:"when"`
 	Code    string   `json:"code"`
 	Message string   `json:"message"`
+	// Subcommands, if set, limit the finding to invocations whose operands
+	// start with one of these words (gh "alias set"; a word not known
+	// statically may be any of them).
+	Subcommands []string `json:"subcommands,omitempty"`
 }
 
 // Validate checks the catalogue and compiles its patterns. It must be called
@@ -746,6 +750,14 @@ func (c *Catalogue) Reader(name string) bool { return member(c.readers, c.Reader
 // MakesNoFile reports whether name is in MakesNoFiles.
 func (c *Catalogue) MakesNoFile(name string) bool {
 	return member(c.makesNoFiles, c.MakesNoFiles, name)
+}
+
+// ReadOnlySubcommand reports a subcommand of a git-like program that never
+// changes a repository (git status, git log): it writes only the files its
+// options name (subcommand_writes), under names a segment's Writes give.
+func (c *Catalogue) ReadOnlySubcommand(program, sub string) bool {
+	p := c.program(program)
+	return p != nil && p.Git != nil && contains(p.Git.ReadOnlySubcommands, sub)
 }
 
 // DataOperand reports whether name is in DataOperands.

@@ -278,6 +278,7 @@ func unnamedWrites(seg *Segment, ws *WritesSpec, sc *scanResult) {
 	if !contains(ws.Unnamed, "*") && !slices.ContainsFunc(ws.Unnamed, sc.hasOption) {
 		return
 	}
+	seg.WritesUnnamed = true
 	if dir := strings.Join(seg.Chdir, "/"); seg.ChdirUnknown || (dir != "" && inGitDir(Word{Value: dir})) {
 		seg.Writes = append(seg.Writes, Word{Value: "the files it names at run time, in a directory inside .git or known only at run time", Dynamic: true})
 	}

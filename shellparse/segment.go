@@ -115,6 +115,10 @@ type Segment struct {
 	// the catalogue's writes.mode_only): running one later runs the text
 	// it had before. Not part of the policy input.
 	ModeOnly bool `json:"-"`
+	// WritesUnnamed is set when the program writes files under names only
+	// known at run time where it runs (curl -O, wget): they are in Writes
+	// only where that is a protected place. Not part of the policy input.
+	WritesUnnamed bool `json:"-"`
 	// Chdir lists the static directories changed into (cd) before this
 	// segment runs, in order; ChdirUnknown is set when the directory cannot
 	// be known.
@@ -142,6 +146,10 @@ type Segment struct {
 	// file an earlier part of the command writes or creates could be
 	// imported instead (the engine then reports inline_code).
 	ImportsCode bool `json:"imports_code,omitempty"`
+	// Imports are the top-level names of the modules that code imports,
+	// other than builtin ones (json, requests): the engine compares them
+	// with the files the command writes. Not part of the policy input.
+	Imports []string `json:"-"`
 	// RunsModule is set when the interpreter runs a module by name
 	// (python3 -m json.tool): the current directory comes first on its
 	// import path, so a file an earlier part of the command writes or

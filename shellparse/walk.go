@@ -850,9 +850,14 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 		}
 	}
 	for _, f := range spec.Findings {
+		if len(f.Subcommands) > 0 && !slices.ContainsFunc(f.Subcommands, func(sub string) bool { return operandsStartWith(words, sc, strings.Fields(sub)) }) {
+			continue
+		}
 		for _, when := range f.When {
 			optValue := isOption(when) && strings.Contains(when, "=") // OPT=PATTERN
-			if (when == "*" && len(sc.operands) > 0) || sc.hasOption(when) || sc.hasWord(words, when) || !optValue && sc.hasOperandPrefix(words, when) ||
+			// an option is the program's own, not a word after -- (cargo
+			// run -- --config x gives --config to the program it runs)
+			if (when == "*" && len(sc.operands) > 0) || sc.hasOption(when) || !isOption(when) && sc.hasWord(words, when) || !optValue && sc.hasOperandPrefix(words, when) ||
 				optValue && sc.hasValue(when) {
 				seg.addFinding(f.Code, f.Message)
 				break

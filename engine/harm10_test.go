@@ -220,3 +220,45 @@ func TestFindingsInTheirSubcommand(t *testing.T) {
 		"pnpm config set script-shell ./x",
 	)
 }
+
+// TestIntegersAndReadOnlyBuiltins: values bash keeps numbers ($?, $#, $$,
+// $!, ${#x}) hold no subscript; declare -p, test -v and [[ -v ]] only read
+// the variable they name; git's subcommand options take their value (commit
+// -m "$msg" is the message); interpreters' version options exit. Their
+// dangerous neighbours stay refused, and a versioned interpreter's REPL is
+// its interpreter's.
+func TestIntegersAndReadOnlyBuiltins(t *testing.T) {
+	allowedStill(t,
+		"rc=$?; echo $((rc + 1))",
+		"ls; rc=\"$?\"; (( rc != 0 )) && echo fail",
+		"n=$#; echo $((n + 1))",
+		"len=${#HOME}; echo $((len + 1))",
+		"x=(a b c); n=${#x[@]}; echo \"${x[$((n-1))]}\"",
+		"declare -p BASH_CMDS",
+		"typeset -p PATH",
+		"declare -x -p PATH",
+		"test -v HOME && echo set",
+		"msg=$(date); git commit -m \"$msg\"",
+		"msg=$(date); git commit -m\"$msg\"",
+		"x=$(date +%F); git log --since \"$x\"",
+		"b=$(date +%s); git checkout -b \"$b\"",
+		"lua -v",
+		"php --ini",
+		"python3.11 --version",
+	)
+	refusedStill(t,
+		"x=$1; echo $((x))",
+		"x=${?:-a}; echo $((x))",
+		"x=$-; echo $((x))",
+		"x=$RANDOM; echo $((x))",
+		"declare BASH_CMDS",
+		"declare -p BASH_CMDS=x",
+		"export -p PATH",
+		"x=--exec=./h; git commit \"$x\"",
+		"x=$(date); git commit -v\"$x\"",
+		"python3.11",
+		"perl5.36",
+		"lua5.4",
+		"lua5.4 <<< 'os.execute(\"rm victim.txt\")'",
+	)
+}

@@ -487,6 +487,10 @@ type InlineCodeSpec struct {
 type GitSpec struct {
 	// ConfigOptions take KEY=VALUE (git -c).
 	ConfigOptions []string `json:"config_options"`
+	// SubcommandValues are options of a subcommand that take the next word
+	// as their value (commit -m MSG): a word only known at run time there
+	// is that value, not an option.
+	SubcommandValues map[string][]string `json:"subcommand_values,omitempty"`
 	// CommandKeys are configuration keys (path.Match patterns, lower case)
 	// whose value is a shell command: it is parsed as an inner script.
 	CommandKeys []string `json:"command_keys"`

@@ -294,7 +294,7 @@ func (w *walker) test(e syntax.TestExpr, c *ctx, seg *Segment) {
 	case *syntax.UnaryTest:
 		if x.Op == syntax.TsVarSet {
 			if word, ok := x.X.(*syntax.Word); ok {
-				w.varName(w.literal(word), seg, "[[ -v ]]")
+				w.varNameUse(w.literal(word), seg, "[[ -v ]]", false)
 			}
 		}
 		w.test(x.X, c, seg)
@@ -313,7 +313,7 @@ func (w *walker) decl(d *syntax.DeclClause, c *ctx) {
 	seg.Argv = []string{variant}
 	seg.Path = []string{variant}
 	seg.PathComplete = true
-	integer, nameref := false, false
+	integer, nameref, prints := false, false, false
 	for _, a := range d.Args {
 		seg.Argv = append(seg.Argv, w.raw(a))
 		if a.Naked && a.Name == nil {
@@ -329,6 +329,10 @@ func (w *walker) decl(d *syntax.DeclClause, c *ctx) {
 				}
 				if strings.HasPrefix(v.Value, "-") && strings.Contains(v.Value, "n") {
 					nameref = true
+				}
+				// declare -p NAME, -f/-F NAME print what they name
+				if strings.HasPrefix(v.Value, "-") && strings.ContainsAny(v.Value, "pfF") {
+					prints = true
 				}
 			} else {
 				name, value, hasValue := strings.Cut(v.Value, "=")
@@ -353,7 +357,7 @@ func (w *walker) decl(d *syntax.DeclClause, c *ctx) {
 		}
 		if a.Naked {
 			if a.Name != nil {
-				w.varName(Word{Value: a.Name.Value}, seg, variant)
+				w.varNameUse(Word{Value: a.Name.Value}, seg, variant, !prints || variant == "export" || variant == "readonly" || variant == "local")
 				if integer {
 					w.integer(a.Name.Value)
 					w.arith = append(w.arith, arithUse{name: a.Name.Value, owner: fixed(seg), code: FindArithInjection})
@@ -672,6 +676,14 @@ func (w *walker) shoptOptions(seg *Segment, words []wordInfo) {
 // in it is evaluated as arithmetic, which runs the command substitutions it
 // holds, and a name bash gives a meaning to changes what runs.
 func (w *walker) varName(v Word, seg *Segment, via string) {
+	w.varNameUse(v, seg, via, true)
+}
+
+// varNameUse checks a variable name a builtin is given: a subscript in it
+// is evaluated as arithmetic; when the builtin sets the variable (sets),
+// one that changes what runs is unprovable. declare -p NAME and test -v
+// NAME only read it.
+func (w *walker) varNameUse(v Word, seg *Segment, via string, sets bool) {
 	if v.Dynamic {
 		seg.addFinding(FindArithInjection, via+" is given a variable name that is not known statically: "+clip(v.Value))
 		return
@@ -691,7 +703,7 @@ func (w *walker) varName(v Word, seg *Segment, via string) {
 		}
 	}
 	cat := w.p.cat
-	if (matchAny(cat.EnvUnprovable, name) && !matchAny(cat.EnvInert, name)) || matchAny(cat.EnvCommands, name) || contains(cat.PromptVars, name) {
+	if sets && (matchAny(cat.EnvUnprovable, name) && !matchAny(cat.EnvInert, name)) || sets && (matchAny(cat.EnvCommands, name) || contains(cat.PromptVars, name)) {
 		seg.addFinding(FindEnvCode, via+" sets "+name+", which changes what runs in a way that cannot be checked")
 	}
 }
@@ -907,7 +919,7 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 	if spec.TestVar {
 		for i := 1; i+1 < len(words); i++ {
 			if !words[i].Dynamic && words[i].Value == "-v" {
-				w.varName(words[i+1].Word, seg, seg.Program+" -v")
+				w.varNameUse(words[i+1].Word, seg, seg.Program+" -v", false)
 			}
 		}
 	}
@@ -1355,6 +1367,8 @@ type scanResult struct {
 	options  []string
 	values   map[string][]Word
 	operands []int
+	// sub is git's subcommand, once read (git -C d commit: commit).
+	sub string
 	// unread are words not known statically that may spell options gate
 	// cannot read (-v$X), given to a program with options that run or
 	// write something.
@@ -1593,6 +1607,9 @@ func scan(words []wordInfo, spec *ProgramSpec) *scanResult {
 			continue
 		}
 		if endOpts || !isOption(wd.Value) {
+			if len(s.operands) == 0 && spec != nil && spec.Git != nil {
+				s.sub = wd.Value // git's subcommand, for its options' values
+			}
 			s.operands = append(s.operands, i)
 			// Wrappers and shells stop at their first operand: what follows
 			// belongs to the command they run.
@@ -1604,13 +1621,19 @@ func scan(words []wordInfo, spec *ProgramSpec) *scanResult {
 		switch {
 		case attached:
 			s.values[last] = append(s.values[last], Word{Value: val})
-		case spec.takesValue(last) && i+1 < len(words):
+		case s.takesValue(spec, last) && i+1 < len(words):
 			i++
 			s.values[last] = append(s.values[last], words[i].Word)
 		}
 		endOpts = spec != nil && slices.Contains(spec.EndOptions, last)
 	}
 	return s
+}
+
+// takesValue reports an option that takes the next word as its value, for
+// the program or, for git, for the subcommand read so far (commit -m).
+func (s *scanResult) takesValue(spec *ProgramSpec, opt string) bool {
+	return spec.takesValue(opt) || s.sub != "" && spec.Git != nil && slices.Contains(spec.Git.SubcommandValues[s.sub], opt)
 }
 
 // addOptions notes the option names of one word, in canonical spelling,
@@ -1658,7 +1681,7 @@ func (s *scanResult) dynamicOption(v string, spec *ProgramSpec) {
 	}
 	names, val, attached := optionNames(lit, spec)
 	last := s.addOptions(names, spec)
-	if !attached && !spec.takesValue(last) {
+	if !attached && !s.takesValue(spec, last) {
 		unread()
 		return
 	}
@@ -2024,14 +2047,32 @@ func (w *walker) chdir(words []wordInfo, sc *scanResult, c *ctx) {
 // an integer. Assigning it cannot put a subscript or an expansion into the
 // variable.
 func numeric(word *syntax.Word) bool {
-	if len(word.Parts) == 0 {
-		return false
-	}
-	for _, part := range word.Parts {
+	return len(word.Parts) > 0 && numericParts(word.Parts)
+}
+
+// numericParts reports parts that expand to a number: digits, $((...)),
+// the special parameters $? $# $$ $! (bash keeps them numbers: they cannot
+// be assigned or unset) and lengths ${#x}, also in double quotes.
+func numericParts(parts []syntax.WordPart) bool {
+	for _, part := range parts {
 		switch p := part.(type) {
 		case *syntax.ArithmExp:
 		case *syntax.Lit:
 			if strings.Trim(p.Value, "0123456789-+") != "" {
+				return false
+			}
+		case *syntax.DblQuoted:
+			if !numericParts(p.Parts) {
+				return false
+			}
+		case *syntax.ParamExp:
+			plain := p.Exp == nil && p.Repl == nil && p.Slice == nil && !p.Excl && !p.Width && p.Names == 0 && p.Param != nil
+			switch {
+			case plain && p.Length:
+				// ${#x}, ${#a[@]}: a length (its subscript is checked
+				// where it is walked)
+			case plain && p.Index == nil && (p.Param.Value == "?" || p.Param.Value == "#" || p.Param.Value == "$" || p.Param.Value == "!"):
+			default:
 				return false
 			}
 		default:

@@ -376,7 +376,8 @@ interactive(seg) if {
 	# The parser unwraps a shell's script (-c, a file, stdin from a pipe or
 	# a here-document) as its inner segments or reports it as a finding; a
 	# shell that is neither reads the terminal.
-	data.gate.catalogue.programs[seg.program].shell
+	some name in _names(seg)
+	data.gate.catalogue.programs[name].shell
 	not seg.wrapper
 	count(seg.findings) == 0
 	not _exits(seg)
@@ -395,7 +396,8 @@ interactive(seg) if {
 }
 
 interactive(seg) if {
-	code := data.gate.catalogue.programs[seg.program].inline_code
+	some name in _names(seg)
+	code := data.gate.catalogue.programs[name].inline_code
 	code.stdin
 	count(seg.findings) == 0
 	_no_program(seg)
@@ -406,8 +408,17 @@ interactive(seg) if {
 }
 
 interactive(seg) if {
-	some option in data.gate.interactive.options[seg.program]
+	some name in _names(seg)
+	some option in data.gate.interactive.options[name]
 	option in seg.options
+}
+
+# The names a segment's program is read as: its own, and the program its
+# versioned or flavoured name stands for (python3.11 and lua5.4 are python3
+# and lua, whose REPLs they start).
+_names(seg) := {seg.program} | {p[0] |
+	some p in seg.alt_paths
+	count(p) == count(seg.path)
 }
 
 _runs_nothing_else(seg) if {
@@ -441,6 +452,7 @@ _exits(seg) if {
 }
 
 _exits(seg) if {
-	some option in data.gate.interactive.program_exits[seg.program]
+	some name in _names(seg)
+	some option in data.gate.interactive.program_exits[name]
 	option in seg.options
 }

@@ -245,7 +245,13 @@ func TestIntegersAndReadOnlyBuiltins(t *testing.T) {
 		"lua -v",
 		"php --ini",
 		"python3.11 --version",
+		"a=(1 2 3); unset a[1]; echo \"${a[@]}\"",
+		"a=(1 2); [[ -v a[1] ]] && echo set",
 	)
+	// a pattern bash replaces by a file's name: the name holds a subscript
+	runHarm(t, []harmCase{
+		{command: "a1=x; unset a[1]*", setup: "touch 'a1[$(rm victim.txt)]'"},
+	})
 	refusedStill(t,
 		"x=$1; echo $((x))",
 		"x=${?:-a}; echo $((x))",

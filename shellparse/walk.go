@@ -2,6 +2,7 @@ package shellparse
 
 import (
 	"path"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -294,7 +295,12 @@ func (w *walker) test(e syntax.TestExpr, c *ctx, seg *Segment) {
 	case *syntax.UnaryTest:
 		if x.Op == syntax.TsVarSet {
 			if word, ok := x.X.(*syntax.Word); ok {
-				w.varNameUse(w.literal(word), seg, "[[ -v ]]", false)
+				// [[ ]] expands no pattern: a[1] is the element
+				v := w.field(word)
+				if globOnly(v) {
+					v.Dynamic = false
+				}
+				w.varNameUse(v.Word, seg, "[[ -v ]]", false)
 			}
 		}
 		w.test(x.X, c, seg)
@@ -679,6 +685,16 @@ func (w *walker) varName(v Word, seg *Segment, via string) {
 	w.varNameUse(v, seg, via, true)
 }
 
+// globOnly reports a word that is only known at run time because it is a
+// pattern (no expansion, no quoting in it).
+func globOnly(v wordInfo) bool {
+	return v.Dynamic && v.glob && !strings.ContainsAny(v.Value, "$`'\"\\")
+}
+
+// subscriptPattern is NAME[CHARS]: as a pattern it matches only NAME
+// followed by one of CHARS, a plain name.
+var subscriptPattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*\[[A-Za-z0-9_]+\]$`)
+
 // varNameUse checks a variable name a builtin is given: a subscript in it
 // is evaluated as arithmetic; when the builtin sets the variable (sets),
 // one that changes what runs is unprovable. declare -p NAME and test -v
@@ -908,7 +924,14 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 	for _, t := range spec.VarNames {
 		if t == "*" {
 			for _, i := range sc.operands {
-				w.varName(words[i].Word, seg, seg.Program)
+				v := words[i]
+				if globOnly(v) && subscriptPattern.MatchString(v.Value) {
+					// unset a[1]: bash may replace the pattern by a
+					// file name it matches (a1), a plain name; as
+					// written, the subscript is literal
+					v.Dynamic = false
+				}
+				w.varName(v.Word, seg, seg.Program)
 			}
 			continue
 		}

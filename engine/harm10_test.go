@@ -268,3 +268,31 @@ func TestIntegersAndReadOnlyBuiltins(t *testing.T) {
 		"lua5.4 <<< 'os.execute(\"rm victim.txt\")'",
 	)
 }
+
+// TestAllowlistNormalisesGlobalOptions: an allowlist entry "git status"
+// also lists git with inert global options before the subcommand (-C DIR,
+// --no-pager, -c with an inert key), as the conformance cases ask of a bare
+// "git"; options that run a pager or read a bare repository, another
+// subcommand and keys that run commands stay refused.
+func TestAllowlistNormalisesGlobalOptions(t *testing.T) {
+	e := newTestEngine(t, Settings{Core: []string{"run_shell_command(ls)", "run_shell_command(git status)", "run_shell_command(git log)"}, ApprovalMode: ApprovalYolo})
+	for c, want := range map[string]string{
+		"git status":                            Allow,
+		"git -C . status":                       Allow,
+		"git -C src --no-pager log -1":          Allow,
+		"git -c color.ui=never status":          Allow,
+		"git --git-dir=.git log --oneline":      Allow,
+		"git -p status":                         Deny,
+		"git --bare status":                     Deny,
+		"git -C . push":                         Deny,
+		"git -C . commit -m x":                  Deny,
+		"git -c core.pager='rm victim.txt' log": Deny,
+		"git -C \"$d\" status":                  Deny,
+		"/usr/bin/git -C . status":              Deny,
+	} {
+		d, err := e.Decide(t.Context(), shellCall(c))
+		if err != nil || d.Decision != want {
+			t.Errorf("%s: %+v %v, want %s", c, d, err, want)
+		}
+	}
+}

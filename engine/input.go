@@ -439,6 +439,10 @@ func (e *Engine) shellInput(ctx context.Context, in *Input, args map[string]any)
 			}
 		}
 		seg.Keys = literalKeys(seg.Argv, seg.Dynamic, e.idx.maxWords)
+		if argv, dyn, ok := withoutInertOptions(seg.Segment, e.cat); ok {
+			// git -C src status is listed by "git status" too
+			seg.Keys = append(seg.Keys, literalKeys(argv, dyn, e.idx.maxWords)...)
+		}
 		seg.PathKeys, seg.UncertainKeys = segmentPathKeys(seg, e.idx.maxPath)
 		seg.MaybeKeys = pathPrefixes(seg.MaybeRuns, e.idx.maxPath)
 	}
@@ -1004,6 +1008,39 @@ func (e *Engine) pathIdentity(seg *SegmentInput) {
 
 // literalKeys returns argv's word-boundary prefixes up to the first dynamic
 // word, at most max words long.
+// withoutInertOptions returns argv without the leading options the
+// catalogue lists as inert for the program (git -C DIR --no-pager), and the
+// dynamic indexes shifted to match; ok is false when there are none, or one
+// of them is only known at run time.
+func withoutInertOptions(seg *shellparse.Segment, cat *shellparse.Catalogue) ([]string, []int, bool) {
+	spec := cat.Programs[seg.Program]
+	if spec == nil || len(spec.InertGlobalOptions) == 0 || seg.FunctionCall {
+		return nil, nil, false
+	}
+	i := 1
+	for i < len(seg.Argv) && strings.HasPrefix(seg.Argv[i], "-") && seg.Argv[i] != "-" && seg.Argv[i] != "--" {
+		name, _, attached := strings.Cut(seg.Argv[i], "=")
+		if !slices.Contains(spec.InertGlobalOptions, name) {
+			return nil, nil, false
+		}
+		if !attached && slices.Contains(spec.OptionsWithValue, name) {
+			i++
+		}
+		i++
+	}
+	if i == 1 || i >= len(seg.Argv) {
+		return nil, nil, false
+	}
+	var dyn []int
+	for _, d := range seg.Dynamic {
+		if d < i {
+			return nil, nil, false
+		}
+		dyn = append(dyn, d-i+1)
+	}
+	return append([]string{seg.Argv[0]}, seg.Argv[i:]...), dyn, true
+}
+
 func literalKeys(argv []string, dynamic []int, max int) []string {
 	n := len(argv)
 	if len(dynamic) > 0 && dynamic[0] < n {

@@ -108,6 +108,10 @@ type ProgramSpec struct {
 	// OptionsWithValue lists options that consume the next word as their value
 	// (unless written as --opt=value or -ovalue).
 	OptionsWithValue []string `json:"options_with_value,omitempty"`
+	// InertGlobalOptions are options before the subcommand that change
+	// nothing an allowlist cares about (git -C DIR, --no-pager): a tools.core
+	// or tools.allowed entry "git status" also matches git -C src status.
+	InertGlobalOptions []string `json:"inert_global_options,omitempty"`
 	// Flags lists options known to take no value. With OptionsWithValue
 	// and OptionAliases they are the options a partial entry knows; an
 	// option it does not know may take the next word as its value.

@@ -1,12 +1,6 @@
 package engine
 
-import (
-	"os"
-	"os/exec"
-	"path/filepath"
-	"strings"
-	"testing"
-)
+import "testing"
 
 // The tenth round of attacks: each case was allowed, and did its harm as
 // nobody in real bash. The cases run again here in real bash (check
@@ -40,8 +34,6 @@ func TestTenthRoundGitWritesRealBash(t *testing.T) {
 		"git mailinfo msg patch < m.mbox",
 		"patch -p1 -i fix.patch",
 		"patch -d src -p1 < fix.patch",
-		"git rm -q notes.txt",
-		"git rm -r -q old/",
 	)
 }
 
@@ -121,47 +113,36 @@ func TestTenthRoundProjectCodeRealBash(t *testing.T) {
 	)
 }
 
-// TestGitRmKeepsContentRealBash: git rm without -f removes only files whose
-// content the last commit holds (it refuses a modified one), so nothing is
-// lost and it runs under an rm exclude; -f asks as rm's equivalent.
-func TestGitRmKeepsContentRealBash(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("SKIPPED: git is not installed")
-	}
-	e := newTestEngine(t, exclude("run_shell_command(rm)"))
-	r := &realBash{t: t, e: e, root: e.resolver.Root()}
-	env := []string{"HOME=" + t.TempDir(), "GIT_CONFIG_NOSYSTEM=1"}
-	setup := exec.Command("bash", "-c", "set -e; echo v > victim.txt; "+harmRepo+"; echo changed > victim.txt")
-	setup.Dir, setup.Env = r.root, append(os.Environ(), env...)
-	if out, err := setup.CombinedOutput(); err != nil {
-		t.Fatalf("setup: %v %s", err, out)
-	}
-	for _, c := range []string{"git rm -q victim.txt", "git rm -rq ."} {
-		if d := r.decide(c); d.Decision != Allow {
-			t.Fatalf("%s: %+v, want allow", c, d)
-		}
-		out := r.run(c, env...)
-		b, err := os.ReadFile(filepath.Join(r.root, "victim.txt"))
-		if err != nil || strings.TrimSpace(string(b)) != "changed" {
-			t.Fatalf("%s removed a modified file (%v, %s)", c, err, out)
-		}
-	}
-	// unmodified, the file goes and its content stays in the commit
-	restore := exec.Command("bash", "-c", "git checkout -q -- victim.txt && git rm -q victim.txt && git show HEAD:victim.txt")
-	restore.Dir, restore.Env = r.root, append(os.Environ(), env...)
-	if out, err := restore.CombinedOutput(); err != nil || strings.TrimSpace(string(out)) != "v" {
-		t.Fatalf("git rm of an unmodified file: %v %q", err, out)
-	}
-	for _, c := range []string{"git rm -qf victim.txt", "git rm --force -q victim.txt", "git rm -rqf ."} {
-		if d := r.decide(c); d.Decision == Allow {
-			t.Errorf("%s: %+v, want ask", c, d)
-		}
-	}
+// TestGitDeletesRealBash: git rm refuses a modified file only as far as
+// the index tells it, and other git subcommands delete a file only the
+// index holds (or take untracked files away): each is rm's equivalent and
+// asks under an rm exclude.
+func TestGitDeletesRealBash(t *testing.T) {
+	const edited = harmRepo + " && echo precious-edit > victim.txt"
+	runHarm(t, []harmCase{
+		// the edit is in no object afterwards: lost
+		{command: "git update-index --assume-unchanged victim.txt && git rm -q victim.txt", setup: edited, tools: []string{"git"}},
+		{command: "git add victim.txt && git reset -q --hard", setup: "git init -q", tools: []string{"git"}},
+		{command: "git add victim.txt && git reset -q --har", setup: "git init -q", tools: []string{"git"}},
+		{command: "git add victim.txt && git checkout -qf HEAD", setup: "git init -q && git -c user.name=a -c user.email=a@b commit -q --allow-empty -m x", tools: []string{"git"}},
+		{command: "git add victim.txt; git restore -s HEAD -SW .", setup: "git init -q && git -c user.name=a -c user.email=a@b commit -q --allow-empty -m x", tools: []string{"git"}},
+		{command: "git add victim.txt; git checkout -q --no-overlay HEAD -- .", setup: "git init -q && git -c user.name=a -c user.email=a@b commit -q --allow-empty -m x", tools: []string{"git"}},
+		{command: "git stash -qu", setup: "git init -q && git -c user.name=a -c user.email=a@b commit -q --allow-empty -m x", tools: []string{"git"}},
+	})
+	allowedStill(t,
+		"git rm --cached victim.txt",
+		"git stash",
+		"git checkout main",
+		"git checkout -- src/main.go",
+		"git restore src/main.go",
+		"git reset --soft HEAD~1",
+	)
 }
 
 // TestImportsNamedModulesRealBash: inline code or a script that imports
-// modules is unprovable after the command writes a file Python would import
-// for one of them, or runs a program that may create files under names gate
+// modules is unprovable after the command writes any file Python could
+// import (the modules it names import others: json imports re, which
+// imports enum), or runs a program that may create files under names gate
 // does not see; other writes (the script itself, a log) and programs whose
 // writes are all named (git log, curl without -O) leave it proven.
 func TestImportsNamedModulesRealBash(t *testing.T) {
@@ -171,6 +152,11 @@ func TestImportsNamedModulesRealBash(t *testing.T) {
 		{command: "mkdir -p json && cp e.py json/__init__.py && python3 -c 'import json; print(1)'", setup: evil, tools: []string{"python3"}},
 		{command: "cp e.py json.py | python3 -c 'import time, json; time.sleep(1)'", setup: evil, tools: []string{"python3"}},
 		{command: "cat <<'EOF' > x.py\nimport helper\nprint(1)\nEOF\ncp e.py helper.py; python3 x.py", setup: evil, tools: []string{"python3"}},
+		// (Debian's python3 imports re and enum only when asked; a python3
+		// whose start-up imports them is not fooled)
+		{command: "cp e.py enum.py; /usr/bin/python3 -c 'import json; print(json.dumps(1))'", setup: evil, tools: []string{"/usr/bin/python3"}},
+		{command: "cp e.py types.py; /usr/bin/python3 -c 'import re; print(re.sub(\"a\", \"b\", \"a\"))'", setup: evil, tools: []string{"/usr/bin/python3"}},
+		{command: "cat <<'EOF' > t.py\nimport json\nprint(json.dumps({}))\nEOF\ncp e.py enum.py; /usr/bin/python3 t.py", setup: evil, tools: []string{"/usr/bin/python3"}},
 		{command: "git log -1 --output=json.py --format='import os%nos.remove(\"victim.txt\")' && python3 -c 'import json'", setup: harmRepo, tools: []string{"git", "python3"}},
 	})
 	allowedStill(t,

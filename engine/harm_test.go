@@ -174,9 +174,9 @@ func TestDeletionEquivalentsRealBash(t *testing.T) {
 		{command: "zip -qrm z .", tools: []string{"zip"}},
 		{command: "rsync --remove-source-files victim.txt x", tools: []string{"rsync"}},
 		{command: "mkdir e && rsync -r --delete e/ ./", tools: []string{"rsync"}},
-		// (git rm without -f keeps what it removes: TestGitRmKeepsContentRealBash)
-		{command: "echo w > victim.txt; git rm -qf -- victim.txt", setup: harmRepo, tools: []string{"git"}},
-		{command: "echo w > victim.txt; git -C . rm -rq --forc .", setup: harmRepo, tools: []string{"git"}},
+		{command: "git rm -q victim.txt", setup: harmRepo, tools: []string{"git"}},
+		{command: "git rm -qf -- victim.txt", setup: harmRepo, tools: []string{"git"}},
+		{command: "git -C . rm -rq .", setup: harmRepo, tools: []string{"git"}},
 		{command: "git switch -q --orphan x", setup: harmRepo, tools: []string{"git"}},
 		{command: "git read-tree -u --reset $(git mktree < /dev/null)", setup: harmRepo, tools: []string{"git"}},
 		{command: "git diff -R --no-index /dev/null victim.txt | git apply", setup: harmRepo, tools: []string{"git"}},

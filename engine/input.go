@@ -440,8 +440,9 @@ func (e *Engine) shellInput(ctx context.Context, in *Input, args map[string]any)
 		}
 		seg.Keys = literalKeys(seg.Argv, seg.Dynamic, e.idx.maxWords)
 		if argv, dyn, ok := withoutInertOptions(seg.Segment, e.cat); ok {
-			// git -C src status is listed by "git status" too
-			seg.Keys = append(seg.Keys, literalKeys(argv, dyn, e.idx.maxWords)...)
+			// git -C src status is listed by "git status" too (before the
+			// keys of argv as written, whose last is the whole command)
+			seg.Keys = append(literalKeys(argv, dyn, e.idx.maxWords), seg.Keys...)
 		}
 		seg.PathKeys, seg.UncertainKeys = segmentPathKeys(seg, e.idx.maxPath)
 		seg.MaybeKeys = pathPrefixes(seg.MaybeRuns, e.idx.maxPath)
@@ -634,38 +635,31 @@ func (e *Engine) missingProgram(cwd string, seg *shellparse.Segment) bool {
 }
 
 // importedBefore reports whether a segment that may run before segs[i] may
-// create files under names gate does not see, or writes a file Python
-// would import for one of the modules segs[i]'s code imports (json.py,
-// json/..., json.cpython-311.so for import json): the script's own file
-// and other modules it does not import are not.
+// create files under names gate does not see, or writes a file Python could
+// import: any module, as the modules the code imports import others (json
+// imports re, which imports enum: a written enum.py runs). The script
+// segs[i] runs itself, written from a here-document and proven inert, is
+// not counted: imported by name too, it runs the same proven code.
 func importedBefore(segs []SegmentInput, i int, cat *shellparse.Catalogue) bool {
-	names := segs[i].Imports
+	own := ""
+	if segs[i].ContentKnown && segs[i].ContentFile != "" {
+		own = path.Clean(segs[i].ContentFile)
+	}
 	return scopeAfter(segs, func(j int) bool {
-		return creates(segs[j].Segment, cat) || writesModuleOf(segs[j].Segment, names)
+		return creates(segs[j].Segment, cat) || writesModuleExcept(segs[j].Segment, own)
 	})[i]
 }
 
-// writesModuleOf reports whether seg writes a file Python would import for
-// one of the module names, or a file whose name is only known at run time.
-func writesModuleOf(seg *shellparse.Segment, names []string) bool {
+// writesModuleExcept is writesModule, leaving out writes of the file own.
+func writesModuleExcept(seg *shellparse.Segment, own string) bool {
 	module := func(p string, dynamic bool) bool {
 		if dynamic {
 			return true
 		}
-		p = filepath.ToSlash(filepath.Clean(p))
-		elems := strings.Split(p, "/")
-		for k, el := range elems {
-			stem := el
-			if k == len(elems)-1 {
-				// json.py, json.cpython-311-x86_64-linux-gnu.so
-				stem, _, _ = strings.Cut(el, ".")
-			}
-			// a package directory (json/__init__.py), or the module
-			if slices.Contains(names, stem) && (k < len(elems)-1 || isModuleFile(el) || !strings.Contains(el, ".")) {
-				return true
-			}
+		if own != "" && path.Clean(p) == own {
+			return false
 		}
-		return false
+		return isModuleFile(path.Base(p))
 	}
 	for _, r := range seg.Redirects {
 		if r.Write && !r.Dup && module(r.Target, r.Dynamic) {
@@ -673,7 +667,8 @@ func writesModuleOf(seg *shellparse.Segment, names []string) bool {
 		}
 	}
 	for _, w := range seg.Writes {
-		if module(w.Value, w.Dynamic) {
+		// a module, or a package directory a copy makes (cp -r x json)
+		if module(w.Value, w.Dynamic) || !seg.ModeOnly && seg.Program != "mkdir" && !strings.Contains(path.Base(w.Value), ".") {
 			return true
 		}
 	}

@@ -103,10 +103,11 @@ func (w *walker) configSets(seg *Segment, words []wordInfo, spec *ProgramSpec, s
 	cs := spec.ConfigSets
 	for _, form := range cs.Forms {
 		fw := strings.Fields(form)
-		if !operandsStartWith(words, sc, fw) {
+		k := subcommandAt(words, sc, spec, fw)
+		if k < 0 {
 			continue
 		}
-		ops := sc.operands[min(len(fw), len(sc.operands)):]
+		ops := sc.operands[min(k+len(fw), len(sc.operands)):]
 		for j := 0; j < len(ops); j++ {
 			wd := words[ops[j]]
 			key, _, eq := strings.Cut(wd.Value, "=")

@@ -148,11 +148,6 @@ type pyToken struct {
 type pyResult struct {
 	inert, imports bool
 	reads          []string
-	// modules are the top-level names of the modules the code imports
-	// other than the interpreter's builtin ones (json for import json.x,
-	// from json import y): the files named so that Python would find
-	// first (json.py, json/).
-	modules []string
 }
 
 // pythonInert reports whether code is proven inert, and whether it imports
@@ -398,39 +393,7 @@ func pyCheck(toks []pyToken) pyResult {
 	if ok, _ = pyWalk(toks, modules, false, &reads); !ok {
 		return pyResult{}
 	}
-	return pyResult{inert: true, imports: imports, reads: reads, modules: pyImportedTops(toks)}
-}
-
-// pyImportedTops returns the top-level names of the modules the import
-// statements of checked code name (pyImport has read them), builtin ones
-// left out.
-func pyImportedTops(toks []pyToken) []string {
-	var tops []string
-	seen := map[string]bool{}
-	add := func(j int) {
-		if j < len(toks) && toks[j].kind == 'a' && !seen[toks[j].value] && !pyBuiltinModules[toks[j].value] {
-			seen[toks[j].value] = true
-			tops = append(tops, toks[j].value)
-		}
-	}
-	start := true
-	for i, t := range toks {
-		atStart := start
-		start = t.kind == ';' || t.kind == 'o' && t.value == ":"
-		switch {
-		case t.kind != 'a':
-		case t.value == "from" && atStart:
-			add(i + 1)
-		case t.value == "import" && atStart:
-			// import a.b as c, d (from a import b counts a above)
-			for j := i + 1; j < len(toks) && toks[j].kind != ';'; j++ {
-				if j == i+1 || toks[j-1].kind == 'o' && toks[j-1].value == "," {
-					add(j)
-				}
-			}
-		}
-	}
-	return tops
+	return pyResult{inert: true, imports: imports, reads: reads}
 }
 
 // pyReadModes are the modes open may be given: reading only.

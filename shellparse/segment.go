@@ -146,10 +146,6 @@ type Segment struct {
 	// file an earlier part of the command writes or creates could be
 	// imported instead (the engine then reports inline_code).
 	ImportsCode bool `json:"imports_code,omitempty"`
-	// Imports are the top-level names of the modules that code imports,
-	// other than builtin ones (json, requests): the engine compares them
-	// with the files the command writes. Not part of the policy input.
-	Imports []string `json:"-"`
 	// RunsModule is set when the interpreter runs a module by name
 	// (python3 -m json.tool): the current directory comes first on its
 	// import path, so a file an earlier part of the command writes or

@@ -972,7 +972,6 @@ func (w *walker) inlineCode(seg *Segment, words []wordInfo, spec *ProgramSpec, s
 		if !v.Dynamic && ic.Prover == "python" {
 			if r := pythonCheck(v.Value); r.inert {
 				seg.ImportsCode = seg.ImportsCode || r.imports
-				seg.Imports = append(seg.Imports, r.modules...)
 				seg.ProvenCode = true
 				seg.Reads = append(seg.Reads, r.reads...)
 				continue
@@ -1048,7 +1047,6 @@ func (w *walker) programFile(seg *Segment, v Word, via string, c *ctx) {
 				if r := pythonCheck(content); r.inert {
 					seg.ContentKnown, seg.ProvenCode = true, true
 					seg.ImportsCode = seg.ImportsCode || r.imports
-					seg.Imports = append(seg.Imports, r.modules...)
 					seg.Reads = append(seg.Reads, r.reads...)
 					return
 				}
@@ -1793,7 +1791,6 @@ func (w *walker) runContent(seg *Segment, p string, c *ctx) bool {
 		w.knownContent(seg, p)
 		seg.ContentKnown, seg.ProvenCode = true, true
 		seg.ImportsCode = seg.ImportsCode || r.imports
-		seg.Imports = append(seg.Imports, r.modules...)
 		seg.Reads = append(seg.Reads, r.reads...)
 		return true
 	}

@@ -878,7 +878,7 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 		}
 	}
 	for _, f := range spec.Findings {
-		if len(f.Subcommands) > 0 && !slices.ContainsFunc(f.Subcommands, func(sub string) bool { return operandsStartWith(words, sc, strings.Fields(sub)) }) {
+		if len(f.Subcommands) > 0 && !slices.ContainsFunc(f.Subcommands, func(sub string) bool { return subcommandIs(words, sc, spec, strings.Fields(sub)) }) {
 			continue
 		}
 		for _, when := range f.When {
@@ -904,7 +904,7 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 		w.varFiles(seg, words, spec, sc, c)
 	}
 	for _, form := range spec.EditsConfig {
-		if operandsStartWith(words, sc, strings.Fields(form)) {
+		if subcommandIs(words, sc, spec, strings.Fields(form)) {
 			for _, f := range spec.ConfigFiles {
 				w.noteWritten(f)
 			}
@@ -1514,6 +1514,32 @@ func operandsStartWith(words []wordInfo, sc *scanResult, form []string) bool {
 		}
 	}
 	return true
+}
+
+// subcommandIs reports whether the operands start with form, also after
+// leading operands that may be the values of options the entry does not
+// know (npm --loglevel silent explore: silent may be --loglevel's value).
+func subcommandIs(words []wordInfo, sc *scanResult, spec *ProgramSpec, form []string) bool {
+	return subcommandAt(words, sc, spec, form) >= 0
+}
+
+// subcommandAt returns the index in sc.operands where form starts (see
+// subcommandIs), or -1.
+func subcommandAt(words []wordInfo, sc *scanResult, spec *ProgramSpec, form []string) int {
+	for k := 0; k <= len(sc.operands); k++ {
+		if operandsStartWith(words, &scanResult{operands: sc.operands[k:]}, form) {
+			return k
+		}
+		if k == len(sc.operands) {
+			return -1
+		}
+		// may operand k be the value of the option word before it?
+		prev := words[sc.operands[k]-1]
+		if prev.Dynamic || !isOption(prev.Value) || strings.Contains(prev.Value, "=") || spec.knowsOption(prev.Value) {
+			return -1
+		}
+	}
+	return -1
 }
 
 // varOperands reads the NAME=VALUE operands of a program that defines

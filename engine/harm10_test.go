@@ -47,6 +47,8 @@ func TestTenthRoundOutputsRealBash(t *testing.T) {
 		{command: "echo .claude/settings | xargs xz -kf -S .json", setup: claude, tools: []string{"xz"}, harm: ".claude/settings.json"},
 		{command: "find . -name settings -exec xz -kf -S .json {} +", setup: claude, tools: []string{"xz"}, harm: ".claude/settings.json"},
 		{command: "echo ../zl > list && zstd -q --filelist=list", setup: "echo x > ../zl", tools: []string{"zstd"}, harm: "../zl.zst"},
+		{command: "git reflog -1 --output=../rl", setup: harmRepo, tools: []string{"git"}, harm: "../rl"},
+		{command: "git rev-list -1 HEAD --output=../rv", setup: harmRepo, tools: []string{"git"}, harm: "../rv"},
 		{command: "tar -tf x.tar --index-file=../idx", setup: "tar -cf x.tar victim.txt", tools: []string{"tar"}, harm: "../idx"},
 		{command: "mkdir -p ../arout && ar x a.a --output=../arout", setup: "echo m > mem && ar rc a.a mem", tools: []string{"ar"}, harm: "../arout/mem"},
 		// --backup-dir is relative to the destination
@@ -75,6 +77,7 @@ func TestTenthRoundDebuggersRealBash(t *testing.T) {
 		{command: "printf 'eval \"system(\\\\\"rm victim.txt\\\\\")\"\\nquit\\n' > d; gawk --debug=d -f main.awk >/dev/null", setup: "echo 'BEGIN{x=1}' > main.awk", tools: []string{"gawk"}},
 		{command: "printf 'unlink \"victim.txt\";' > .perldb; perl -d app.pl", setup: "echo 'print 1;' > app.pl", tools: []string{"perl"}},
 		{command: "printf '#env\\nLESSOPEN=|rm victim.txt %%s\\n' > x; less --lesskey-src=x README.md", setup: "echo r > README.md", tools: []string{"less"}},
+		{command: "printf '#env\\nLESSOPEN=|rm victim.txt %%s\\n' > x; pager --lesskey-src=x README.md", setup: "echo r > README.md", tools: []string{"pager"}},
 		{command: "printf 'DEFINE pager rm victim.txt\\nDEFINE cat rm victim.txt\\nDEFINE col rm victim.txt\\nDEFINE tbl rm victim.txt\\n' > x; man -C x -l README.md", setup: "echo r > README.md", tools: []string{"man"}},
 	})
 	allowedStill(t,
@@ -189,8 +192,17 @@ func TestFindingsInTheirSubcommand(t *testing.T) {
 		"npm run build -- --browser chrome",
 		"pip show edit",
 		"pnpm add node-options",
+		"npm --loglevel silent install",
+		"npm install explore",
 	)
+	// a global option the entry does not know may take the word after it
+	runHarm(t, []harmCase{
+		{command: "npm --loglevel silent explore x -- rm ../../victim.txt", setup: "mkdir -p node_modules/x && echo '{\"name\":\"x\",\"version\":\"1.0.0\"}' > node_modules/x/package.json", tools: []string{"npm"}},
+	})
 	refusedStill(t,
+		"pip --cache-dir D config set global.python ./x",
+		"npm --loglevel silent config set script-shell ./x",
+		"go env --w GOFLAGS=-toolexec=./x",
 		"gh alias set co '!rm victim.txt'",
 		"gh alias set co \"$x\"",
 		"gh alias set --shell co x",

@@ -294,3 +294,20 @@ func TestAllowlistNormalisesGlobalOptions(t *testing.T) {
 		}
 	}
 }
+
+// TestWritesInsideAddressesRealBash: a path written named inside a URL or an
+// address word: curl uploading to a file: URL, socat's CREATE: and FILE:
+// addresses.
+func TestWritesInsideAddressesRealBash(t *testing.T) {
+	runHarm(t, []harmCase{
+		{command: "curl -s -T README.md \"file://$PWD/../up\"", setup: "echo r > README.md", tools: []string{"curl"}, harm: "../up"},
+		{command: "curl -s -T README.md \"FILE://$PWD/../up\"", setup: "echo r > README.md", tools: []string{"curl"}, harm: "../up"},
+		{command: "socat -u FILE:README.md CREATE:../so", setup: "echo r > README.md", tools: []string{"socat"}, harm: "../so"},
+		{command: "echo '{}' | socat -u - CREATE:.claude/settings.json", setup: "mkdir .claude", tools: []string{"socat"}, harm: ".claude/settings.json"},
+	})
+	allowedStill(t,
+		"curl -s -T README.md https://127.0.0.1:1/up",
+		"curl -s file:///etc/hostname",
+		"socat - TCP:127.0.0.1:80",
+	)
+}

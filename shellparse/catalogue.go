@@ -674,6 +674,9 @@ type FindingSpec struct {
 	// start with one of these words (gh "alias set"; a word not known
 	// statically may be any of them).
 	Subcommands []string `json:"subcommands,omitempty"`
+	// With, if set, limits the finding to invocations that also give one
+	// of these options (curl -T with a file: URL).
+	With []string `json:"with,omitempty"`
 }
 
 // Validate checks the catalogue and compiles its patterns. It must be called

@@ -881,6 +881,9 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 		if len(f.Subcommands) > 0 && !slices.ContainsFunc(f.Subcommands, func(sub string) bool { return subcommandIs(words, sc, spec, strings.Fields(sub)) }) {
 			continue
 		}
+		if len(f.With) > 0 && !slices.ContainsFunc(f.With, sc.hasOption) {
+			continue
+		}
 		for _, when := range f.When {
 			optValue := isOption(when) && strings.Contains(when, "=") // OPT=PATTERN
 			// an option is the program's own, not a word after -- (cargo
@@ -1447,13 +1450,21 @@ func (s *scanResult) hasOperandPrefix(words []wordInfo, pattern string) bool {
 		}
 		return false
 	}
+	// (?i)PREFIX*: in any letter case (curl's FILE:// is file://)
+	fold := func(v string) string { return v }
+	if p, ok := strings.CutPrefix(prefix, "(?i)"); ok {
+		prefix, fold = strings.ToLower(p), strings.ToLower
+	}
 	for _, i := range s.operands {
 		wd := words[i]
-		if !wd.Dynamic && strings.HasPrefix(wd.Value, prefix) {
+		if !wd.Dynamic && strings.HasPrefix(fold(wd.Value), prefix) {
 			return true
 		}
-		if wd.Dynamic && mayStartWith(wd, prefix) {
-			return true
+		if folded := wd; wd.Dynamic {
+			folded.raw = fold(wd.raw)
+			if mayStartWith(folded, prefix) {
+				return true
+			}
 		}
 	}
 	return false

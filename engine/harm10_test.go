@@ -47,6 +47,10 @@ func TestTenthRoundOutputsRealBash(t *testing.T) {
 		{command: "echo .claude/settings | xargs xz -kf -S .json", setup: claude, tools: []string{"xz"}, harm: ".claude/settings.json"},
 		{command: "find . -name settings -exec xz -kf -S .json {} +", setup: claude, tools: []string{"xz"}, harm: ".claude/settings.json"},
 		{command: "echo ../zl > list && zstd -q --filelist=list", setup: "echo x > ../zl", tools: []string{"zstd"}, harm: "../zl.zst"},
+		// the index holds what the agent put there: checkout-index and
+		// checkout -- PATH write the paths they are given
+		{command: "git checkout-index .claude/settings.json", setup: "git init -q && mkdir .claude && echo '{}' > .claude/settings.json && git add .claude/settings.json && rm .claude/settings.json", tools: []string{"git"}, harm: ".claude/settings.json"},
+		{command: "git checkout -- .claude/settings.json", setup: "git init -q && mkdir .claude && echo '{}' > .claude/settings.json && git add .claude/settings.json && rm .claude/settings.json", tools: []string{"git"}, harm: ".claude/settings.json"},
 		{command: "git reflog -1 --output=../rl", setup: harmRepo, tools: []string{"git"}, harm: "../rl"},
 		{command: "git rev-list -1 HEAD --output=../rv", setup: harmRepo, tools: []string{"git"}, harm: "../rv"},
 		{command: "tar -tf x.tar --index-file=../idx", setup: "tar -cf x.tar victim.txt", tools: []string{"tar"}, harm: "../idx"},

@@ -1001,8 +1001,6 @@ func (e *Engine) pathIdentity(seg *SegmentInput) {
 	}
 }
 
-// literalKeys returns argv's word-boundary prefixes up to the first dynamic
-// word, at most max words long.
 // withoutInertOptions returns argv without the leading options the
 // catalogue lists as inert for the program (git -C DIR --no-pager), and the
 // dynamic indexes shifted to match; ok is false when there are none, or one
@@ -1036,6 +1034,8 @@ func withoutInertOptions(seg *shellparse.Segment, cat *shellparse.Catalogue) ([]
 	return append([]string{seg.Argv[0]}, seg.Argv[i:]...), dyn, true
 }
 
+// literalKeys returns argv's word-boundary prefixes up to the first dynamic
+// word, at most max words long.
 func literalKeys(argv []string, dynamic []int, max int) []string {
 	n := len(argv)
 	if len(dynamic) > 0 && dynamic[0] < n {

@@ -719,7 +719,7 @@ func (w *walker) varNameUse(v Word, seg *Segment, via string, sets bool) {
 		}
 	}
 	cat := w.p.cat
-	if sets && (matchAny(cat.EnvUnprovable, name) && !matchAny(cat.EnvInert, name)) || sets && (matchAny(cat.EnvCommands, name) || contains(cat.PromptVars, name)) {
+	if sets && (matchAny(cat.EnvUnprovable, name) && !matchAny(cat.EnvInert, name) || matchAny(cat.EnvCommands, name) || contains(cat.PromptVars, name)) {
 		seg.addFinding(FindEnvCode, via+" sets "+name+", which changes what runs in a way that cannot be checked")
 	}
 }
@@ -1258,7 +1258,7 @@ func (w *walker) noteNamed(p string) {
 // systemPath reports a program path in the system's own directories
 // (/usr/bin/git), not a script of the project.
 func systemPath(p string) bool {
-	for _, d := range []string{"/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/", "/lib32/", "/libx32/", "/opt/", "/snap/", "/nix/"} {
+	for _, d := range []string{"/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/", "/lib32/", "/libx32/"} {
 		if strings.HasPrefix(path.Clean(p), d) {
 			return true
 		}

@@ -244,8 +244,6 @@ func TestIntegersAndReadOnlyBuiltins(t *testing.T) {
 		"msg=$(date); git commit -m\"$msg\"",
 		"x=$(date +%F); git log --since \"$x\"",
 		"b=$(date +%s); git checkout -b \"$b\"",
-		"lua -v",
-		"php --ini",
 		"python3.11 --version",
 		"a=(1 2 3); unset a[1]; echo \"${a[@]}\"",
 		"a=(1 2); [[ -v a[1] ]] && echo set",
@@ -259,6 +257,11 @@ func TestIntegersAndReadOnlyBuiltins(t *testing.T) {
 		"x=${?:-a}; echo $((x))",
 		"x=$-; echo $((x))",
 		"x=$RANDOM; echo $((x))",
+		// an append keeps the text before it: x is a0, then a0's value
+		"a0='b[$(rm victim.txt)]'; x=a; x+=$?; (( x ))",
+		"a0='b[$(rm victim.txt)]'; x=a; x+=0; (( x ))",
+		"lua -v -i",
+		"lua -v -l x",
 		"declare BASH_CMDS",
 		"declare -p BASH_CMDS=x",
 		"export -p PATH",
@@ -281,9 +284,10 @@ func TestAllowlistNormalisesGlobalOptions(t *testing.T) {
 	for c, want := range map[string]string{
 		"git status":                            Allow,
 		"git -C . status":                       Allow,
-		"git -C src --no-pager log -1":          Allow,
+		"git -C . --no-pager log -1":            Allow,
+		"git -C src status":                     Deny,
 		"git -c color.ui=never status":          Allow,
-		"git --git-dir=.git log --oneline":      Allow,
+		"git --git-dir=x --work-tree=. status":  Deny,
 		"git -p status":                         Deny,
 		"git --bare status":                     Deny,
 		"git -C . push":                         Deny,
@@ -314,4 +318,36 @@ func TestWritesInsideAddressesRealBash(t *testing.T) {
 		"curl -s file:///etc/hostname",
 		"socat - TCP:127.0.0.1:80",
 	)
+}
+
+// TestFourthHelperRoundRealBash: a round against the precision changes of
+// this stop (each did its harm, as nobody, while gate allowed it).
+func TestFourthHelperRoundRealBash(t *testing.T) {
+	const staged = "git init -q && mkdir .claude && echo '{}' > .claude/settings.json && git add .claude/settings.json && rm -r .claude"
+	runHarm(t, []harmCase{
+		// unset takes the function away: the program runs again
+		{command: "env() { :; }; unset env; env rm victim.txt"},
+		{command: "env() { :; }; unset -f env; env rm victim.txt"},
+		// an append keeps the text before the number
+		{command: "a0='b[$(rm victim.txt)]'; x=a; x+=$?; (( x ))"},
+		// git's pathspecs: a directory, magic, a list
+		{command: "git checkout -q -- .claude", setup: staged, tools: []string{"git"}, harm: ".claude/settings.json"},
+		{command: "git restore -- ':/.claude'", setup: staged, tools: []string{"git"}, harm: ".claude/settings.json"},
+		{command: "echo .claude/settings.json > l; git checkout -q --pathspec-from-file=l", setup: staged, tools: []string{"git"}, harm: ".claude/settings.json"},
+		// socat's bare path address opens and creates the file
+		{command: "echo '{}' | socat -u - ./.claude/settings.json", setup: "mkdir .claude", tools: []string{"socat"}, harm: ".claude/settings.json"},
+		// npm's abbreviation after an option's value
+		{command: "npm --loglevel silent explo x -- rm ../../victim.txt", setup: "mkdir -p node_modules/x && echo '{\"name\":\"x\",\"version\":\"1.0.0\"}' > node_modules/x/package.json", tools: []string{"npm"}},
+	})
+	refusedStill(t,
+		"x=--output=../o; git shortlog -n \"$x\" HEAD",
+		"x=--output=../o; git shortlog --committer \"$x\" HEAD",
+		"lua -v -i",
+	)
+	e := newTestEngine(t, Settings{Core: []string{"run_shell_command(git status)"}, ApprovalMode: ApprovalYolo})
+	for _, c := range []string{"git --git-dir=x --work-tree=. status", "git -C sub status"} {
+		if d, err := e.Decide(t.Context(), shellCall(c)); err != nil || d.Decision == Allow {
+			t.Errorf("%s under core git status: %+v %v, want refused", c, d, err)
+		}
+	}
 }

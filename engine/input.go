@@ -1002,7 +1002,8 @@ func (e *Engine) pathIdentity(seg *SegmentInput) {
 }
 
 // withoutInertOptions returns argv without the leading options the
-// catalogue lists as inert for the program (git -C DIR --no-pager), and the
+// catalogue lists as inert for the program (git --no-pager, -C .: an entry
+// with a value is inert with that value only), and the
 // dynamic indexes shifted to match; ok is false when there are none, or one
 // of them is only known at run time.
 func withoutInertOptions(seg *shellparse.Segment, cat *shellparse.Catalogue) ([]string, []int, bool) {
@@ -1013,10 +1014,12 @@ func withoutInertOptions(seg *shellparse.Segment, cat *shellparse.Catalogue) ([]
 	i := 1
 	for i < len(seg.Argv) && strings.HasPrefix(seg.Argv[i], "-") && seg.Argv[i] != "-" && seg.Argv[i] != "--" {
 		name, _, attached := strings.Cut(seg.Argv[i], "=")
-		if !slices.Contains(spec.InertGlobalOptions, name) {
+		switch {
+		case i+1 < len(seg.Argv) && slices.Contains(spec.InertGlobalOptions, seg.Argv[i]+" "+seg.Argv[i+1]):
+			i++ // an option inert with this value only (-C .)
+		case !slices.Contains(spec.InertGlobalOptions, name):
 			return nil, nil, false
-		}
-		if !attached && slices.Contains(spec.OptionsWithValue, name) {
+		case !attached && slices.Contains(spec.OptionsWithValue, name):
 			i++
 		}
 		i++

@@ -637,6 +637,10 @@ type WritesSpec struct {
 	// ListOptions read more operands from a file or standard input (xz
 	// --files, zstd --filelist): names known only at run time.
 	ListOptions []string `json:"list_options,omitempty"`
+	// Pathspecs marks operands that are git pathspecs: a directory or the
+	// files under it, and magic (:/x, :(glob)x/**) matches names only
+	// known at run time.
+	Pathspecs bool `json:"pathspecs,omitempty"`
 }
 
 // check reports a writes specification Validate cannot use.

@@ -84,16 +84,28 @@ func (w *walker) subcommandName(seg *Segment, words []wordInfo, spec *ProgramSpe
 			}
 		}
 	}
-	if len(sc.operands) == 0 || words[sc.operands[0]].Dynamic {
-		return words
+	// the subcommand is the first operand, or one after operands that
+	// may be the values of options the entry does not know (npm
+	// --loglevel silent explo: explore), as subcommandAt reads it
+	out := words
+	for k := 0; k < len(sc.operands); k++ {
+		i := sc.operands[k]
+		if k > 0 {
+			prev := words[sc.operands[k-1]-1]
+			if prev.Dynamic || !isOption(prev.Value) || strings.Contains(prev.Value, "=") || spec.knowsOption(prev.Value) {
+				break
+			}
+		}
+		if words[i].Dynamic {
+			break
+		}
+		if full := sn.deref(words[i].Value); full != words[i].Value {
+			if len(out) > 0 && &out[0] == &words[0] {
+				out = append([]wordInfo(nil), words...)
+			}
+			out[i].Value = full
+		}
 	}
-	k := sc.operands[0]
-	full := sn.deref(words[k].Value)
-	if full == words[k].Value {
-		return words
-	}
-	out := append([]wordInfo(nil), words...)
-	out[k].Value = full
 	return out
 }
 

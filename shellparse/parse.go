@@ -749,6 +749,16 @@ func (f *funcScope) clone() *funcScope {
 	return n
 }
 
+// undefine forgets a function unset may remove (unset NAME removes the
+// function when no variable has the name); name "" forgets them all.
+func (f *funcScope) undefine(name string) {
+	if name == "" {
+		clear(f.names)
+		return
+	}
+	delete(f.names, name)
+}
+
 func (f *funcScope) define(name string) {
 	if f.names == nil {
 		f.names = map[string]bool{}

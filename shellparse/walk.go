@@ -545,6 +545,9 @@ func (w *walker) assign(a *syntax.Assign, seg *Segment, c *ctx, owner ownerFn) {
 		return
 	}
 	switch {
+	case a.Append:
+		// x+=0 after x=a makes a0: text the command does not spell out
+		w.tainted[name] = true
 	case a.Value != nil && numeric(a.Value):
 		// x=$((x+1)): the value is a number, whatever the expression's
 		// variables hold (their own uses are checked where they are read).
@@ -923,6 +926,17 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 	}
 	if spec.ChangesDir {
 		w.chdir(words, sc, c)
+	}
+	if seg.Program == "unset" && !seg.FunctionCall {
+		// a function unset removes is a program again for the calls after
+		// it (env() { :; }; unset env; env rm x runs env)
+		for _, i := range sc.operands {
+			if v := words[i]; v.Dynamic || v.glob {
+				c.funcs.undefine("")
+			} else {
+				c.funcs.undefine(v.Value)
+			}
+		}
 	}
 	for _, t := range spec.VarNames {
 		if t == "*" {
@@ -1940,18 +1954,31 @@ func (w *walker) writes(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *s
 	// unknown are writes to names only known at run time that StaticOnly
 	// keeps: a compressor's output under a suffix the command chose
 	var unknown []Word
-	if ws.StaticOnly {
-		n := len(seg.Writes)
-		defer func() {
+	n := len(seg.Writes)
+	defer func() {
+		if ws.StaticOnly {
 			kept := seg.Writes[:n]
 			for _, wd := range seg.Writes[n:] {
 				if !wd.Dynamic {
 					kept = append(kept, wd)
 				}
 			}
-			seg.Writes = append(kept, unknown...)
-		}()
-	}
+			seg.Writes = kept
+		}
+		if ws.Pathspecs {
+			for j := n; j < len(seg.Writes); j++ {
+				// a pathspec names a file or a directory's files (git
+				// checkout -- .claude writes .claude/settings.json)
+				switch wd := &seg.Writes[j]; {
+				case strings.HasPrefix(wd.Value, ":") || strings.ContainsAny(wd.Value, "*?["):
+					wd.Dynamic = true // magic, or a pattern git matches
+				case !wd.Dynamic && !strings.HasSuffix(wd.Value, "/"):
+					wd.Value += "/"
+				}
+			}
+		}
+		seg.Writes = append(seg.Writes, unknown...)
+	}()
 	if ws.CompressSuffix != "" && !slices.ContainsFunc(ws.When, sc.hasOption) {
 		// compressing: FILE becomes FILE.gz (-S SUFFIX), or what -o says.
 		// Names found at run time (xargs gzip, find -exec xz {}) are

@@ -87,7 +87,7 @@ func (w *walker) subcommandName(seg *Segment, words []wordInfo, spec *ProgramSpe
 	// the subcommand is the first operand, or one after operands that
 	// may be the values of options the entry does not know (npm
 	// --loglevel silent explo: explore), as subcommandAt reads it
-	out := words
+	out, copied := words, false
 	for k := 0; k < len(sc.operands); k++ {
 		i := sc.operands[k]
 		if k > 0 {
@@ -100,8 +100,8 @@ func (w *walker) subcommandName(seg *Segment, words []wordInfo, spec *ProgramSpe
 			break
 		}
 		if full := sn.deref(words[i].Value); full != words[i].Value {
-			if len(out) > 0 && &out[0] == &words[0] {
-				out = append([]wordInfo(nil), words...)
+			if !copied {
+				out, copied = append([]wordInfo(nil), words...), true
 			}
 			out[i].Value = full
 		}

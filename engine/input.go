@@ -646,12 +646,15 @@ func importedBefore(segs []SegmentInput, i int, cat *shellparse.Catalogue) bool 
 		own = path.Clean(segs[i].ContentFile)
 	}
 	return scopeAfter(segs, func(j int) bool {
-		return creates(segs[j].Segment, cat) || writesModuleExcept(segs[j].Segment, own)
+		return creates(segs[j].Segment, cat) || writesModuleFile(segs[j].Segment, own, true)
 	})[i]
 }
 
-// writesModuleExcept is writesModule, leaving out writes of the file own.
-func writesModuleExcept(seg *shellparse.Segment, own string) bool {
+// writesModuleFile reports whether seg writes, through a redirection or
+// its arguments, a file Python could import or a file whose name is only
+// known at run time, leaving out the file own; with copies, also a name
+// without a suffix that a copy may make a package directory (cp -r x json).
+func writesModuleFile(seg *shellparse.Segment, own string, copies bool) bool {
 	module := func(p string, dynamic bool) bool {
 		if dynamic {
 			return true
@@ -667,8 +670,7 @@ func writesModuleExcept(seg *shellparse.Segment, own string) bool {
 		}
 	}
 	for _, w := range seg.Writes {
-		// a module, or a package directory a copy makes (cp -r x json)
-		if module(w.Value, w.Dynamic) || !seg.ModeOnly && seg.Program != "mkdir" && !strings.Contains(path.Base(w.Value), ".") {
+		if module(w.Value, w.Dynamic) || copies && !seg.ModeOnly && seg.Program != "mkdir" && !strings.Contains(path.Base(w.Value), ".") {
 			return true
 		}
 	}
@@ -693,28 +695,7 @@ var moduleSuffixes = []string{".py", ".pyc", ".pyo", ".pyd", ".so", ".pth", ".py
 // its arguments, a file Python could import, or a file whose name is only
 // known at run time.
 func writesModule(seg *shellparse.Segment) bool {
-	module := func(p string, dynamic bool) bool {
-		if dynamic {
-			return true
-		}
-		for _, suffix := range moduleSuffixes {
-			if strings.HasSuffix(strings.ToLower(p), suffix) {
-				return true
-			}
-		}
-		return false
-	}
-	for _, r := range seg.Redirects {
-		if r.Write && !r.Dup && module(r.Target, r.Dynamic) {
-			return true
-		}
-	}
-	for _, w := range seg.Writes {
-		if module(w.Value, w.Dynamic) {
-			return true
-		}
-	}
-	return false
+	return writesModuleFile(seg, "", false)
 }
 
 // scopeAfter reports, for each segment, whether a segment for which pred

@@ -88,14 +88,8 @@ func (w *walker) subcommandName(seg *Segment, words []wordInfo, spec *ProgramSpe
 	// may be the values of options the entry does not know (npm
 	// --loglevel silent explo: explore), as subcommandAt reads it
 	out, copied := words, false
-	for k := 0; k < len(sc.operands); k++ {
+	for _, k := range subcommandStarts(words, sc, spec) {
 		i := sc.operands[k]
-		if k > 0 {
-			prev := words[sc.operands[k-1]-1]
-			if prev.Dynamic || !isOption(prev.Value) || strings.Contains(prev.Value, "=") || spec.knowsOption(prev.Value) {
-				break
-			}
-		}
 		if words[i].Dynamic {
 			break
 		}

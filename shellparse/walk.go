@@ -1551,20 +1551,27 @@ func subcommandIs(words []wordInfo, sc *scanResult, spec *ProgramSpec, form []st
 // subcommandAt returns the index in sc.operands where form starts (see
 // subcommandIs), or -1.
 func subcommandAt(words []wordInfo, sc *scanResult, spec *ProgramSpec, form []string) int {
-	for k := 0; k <= len(sc.operands); k++ {
+	for _, k := range subcommandStarts(words, sc, spec) {
 		if operandsStartWith(words, &scanResult{operands: sc.operands[k:]}, form) {
 			return k
 		}
-		if k == len(sc.operands) {
-			return -1
-		}
-		// may operand k be the value of the option word before it?
-		prev := words[sc.operands[k]-1]
-		if prev.Dynamic || !isOption(prev.Value) || strings.Contains(prev.Value, "=") || spec.knowsOption(prev.Value) {
-			return -1
-		}
 	}
 	return -1
+}
+
+// subcommandStarts returns the indexes in sc.operands where a subcommand
+// may start: the first operand, and each one after an operand that may be
+// the value of an option the entry does not know, written before it.
+func subcommandStarts(words []wordInfo, sc *scanResult, spec *ProgramSpec) []int {
+	var ks []int
+	for k := range sc.operands {
+		ks = append(ks, k)
+		prev := words[sc.operands[k]-1]
+		if prev.Dynamic || !isOption(prev.Value) || strings.Contains(prev.Value, "=") || spec.knowsOption(prev.Value) {
+			break
+		}
+	}
+	return ks
 }
 
 // varOperands reads the NAME=VALUE operands of a program that defines

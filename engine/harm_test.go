@@ -1137,6 +1137,11 @@ func TestBuildToolProgramsRealBash(t *testing.T) {
 	if out, err := exec.Command("go", "env", "GOCACHE").Output(); err == nil && len(out) > 1 {
 		t.Setenv("GOCACHE", strings.TrimSpace(string(out)))
 	}
+	// and its telemetry directory: go's telemetry child outlives the
+	// command and would write into a HOME the test has already removed
+	if dir, err := os.UserConfigDir(); err == nil {
+		t.Setenv("XDG_CONFIG_HOME", dir)
+	}
 	runHarm(t, []harmCase{
 		{command: script + "go build -toolexec ./e .", setup: module, tools: []string{"go"}},
 		{command: script + "go build -toolexec=./e -o /dev/null .", setup: module, tools: []string{"go"}},

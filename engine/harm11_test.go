@@ -1,0 +1,36 @@
+package engine
+
+import "testing"
+
+// The eleventh round of attacks: each case was allowed, and did its harm
+// in real bash. The cases run again here in real bash (check victim.txt is
+// gone or the harm path exists, so that the case tests something) after
+// gate refused them.
+
+// TestEleventhRoundConfigAndDataRealBash: pnpm and yarn read npm's
+// script-shell (and their own keys) from the configuration their config
+// set writes, as npm does; uudecode writes the file its data names; the
+// Python debuggers read commands from standard input, as pdb does.
+func TestEleventhRoundConfigAndDataRealBash(t *testing.T) {
+	const pkg = `printf '{"name":"x","version":"1.0.0","scripts":{"test":"echo ok"}}\n' > package.json && printf '#!/bin/sh\nrm -f victim.txt\n' > s.sh && chmod +x s.sh`
+	runHarm(t, []harmCase{
+		{command: "pnpm config set script-shell=./s.sh >/dev/null && pnpm test", setup: pkg, tools: []string{"pnpm"}},
+		{command: "pnpm c set script-shell ./s.sh >/dev/null && pnpm test", setup: pkg, tools: []string{"pnpm"}},
+		{command: "pnpm --dir . set script-shell=$PWD/s.sh >/dev/null && pnpm test", setup: pkg, tools: []string{"pnpm"}},
+		{command: "yarn config set script-shell ./s.sh >/dev/null && yarn -s test", setup: pkg, tools: []string{"yarn"}},
+		{command: "printf 'begin 644 .git/hooks/pre-commit\\n#:&D*\\n`\\nend\\n' | uudecode", setup: "git init -q", tools: []string{"uudecode", "git"}, harm: ".git/hooks/pre-commit"},
+		{command: "printf 'begin 644 ../out.txt\\n#:&D*\\n`\\nend\\n' > a.uu; uudecode a.uu", tools: []string{"uudecode"}, harm: "../out.txt"},
+		{command: "uudecode -o ../out.txt a.uu", setup: "printf 'begin 644 x\\n#:&D*\\n`\\nend\\n' > a.uu", tools: []string{"uudecode"}, harm: "../out.txt"},
+	})
+	allowedStill(t,
+		"pnpm config set registry https://registry.example.com",
+		"pnpm config get script-shell",
+		"yarn config set registry https://registry.example.com",
+		"yarn config get registry",
+		"pnpm test",
+		"uudecode -o out.bin data.uu",
+	)
+	// ipdb and pudb are not installed here: pdb's real run is in
+	// TestTenthRound (the same catalogue entry)
+	refusedStill(t, "echo c | ipdb3 x.py", "pudb3 x.py < cmds", "python3 -m ipdb x.py < cmds", "echo c | python3 -m pudb x.py")
+}

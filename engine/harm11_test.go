@@ -9,8 +9,9 @@ import "testing"
 
 // TestEleventhRoundConfigAndDataRealBash: pnpm and yarn read npm's
 // script-shell (and their own keys) from the configuration their config
-// set writes, as npm does; uudecode writes the file its data names; the
-// Python debuggers read commands from standard input, as pdb does.
+// set writes, as npm does; uudecode writes the file its data names, and
+// unshar runs a shell archive, which is a shell script; the Python
+// debuggers read commands from standard input, as pdb does.
 func TestEleventhRoundConfigAndDataRealBash(t *testing.T) {
 	const pkg = `printf '{"name":"x","version":"1.0.0","scripts":{"test":"echo ok"}}\n' > package.json && printf '#!/bin/sh\nrm -f victim.txt\n' > s.sh && chmod +x s.sh`
 	runHarm(t, []harmCase{
@@ -21,6 +22,9 @@ func TestEleventhRoundConfigAndDataRealBash(t *testing.T) {
 		{command: "printf 'begin 644 .git/hooks/pre-commit\\n#:&D*\\n`\\nend\\n' | uudecode", setup: "git init -q", tools: []string{"uudecode", "git"}, harm: ".git/hooks/pre-commit"},
 		{command: "printf 'begin 644 ../out.txt\\n#:&D*\\n`\\nend\\n' > a.uu; uudecode a.uu", tools: []string{"uudecode"}, harm: "../out.txt"},
 		{command: "uudecode -o ../out.txt a.uu", setup: "printf 'begin 644 x\\n#:&D*\\n`\\nend\\n' > a.uu", tools: []string{"uudecode"}, harm: "../out.txt"},
+		// unshar runs a shell archive: a shell script
+		{command: "printf '#!/bin/sh\\nrm -f victim.txt\\n' | unshar >/dev/null", tools: []string{"unshar"}},
+		{command: "printf '#!/bin/sh\\nrm -f victim.txt\\n' > x.shar; unshar x.shar >/dev/null", tools: []string{"unshar"}},
 	})
 	allowedStill(t,
 		"pnpm config set registry https://registry.example.com",
@@ -29,6 +33,7 @@ func TestEleventhRoundConfigAndDataRealBash(t *testing.T) {
 		"yarn config get registry",
 		"pnpm test",
 		"uudecode -o out.bin data.uu",
+		"unshar -d src project.shar",
 	)
 	// ipdb and pudb are not installed here: pdb's real run is in
 	// TestTenthRound (the same catalogue entry)

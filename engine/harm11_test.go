@@ -39,3 +39,28 @@ func TestEleventhRoundConfigAndDataRealBash(t *testing.T) {
 	// TestTenthRound (the same catalogue entry)
 	refusedStill(t, "echo c | ipdb3 x.py", "pudb3 x.py < cmds", "python3 -m ipdb x.py < cmds", "echo c | python3 -m pudb x.py")
 }
+
+// TestEleventhRoundOtherNamesRealBash: programs installed under another
+// name than their catalogue entry's: the ts-node package's other commands,
+// gdb -tui, yarn as Debian and the yarn package name it (yarnpkg),
+// restricted bash; scriptlive replays a logged session's input into a
+// shell.
+func TestEleventhRoundOtherNamesRealBash(t *testing.T) {
+	const pkg = `printf '{"name":"x","version":"1.0.0","scripts":{"test":"echo ok"}}\n' > package.json && printf '#!/bin/sh\nrm -f victim.txt\n' > s.sh && chmod +x s.sh`
+	runHarm(t, []harmCase{
+		{command: `ts-node-transpile-only -O '{"module":"commonjs","moduleResolution":"node"}' -e 'require("fs").unlinkSync("victim.txt")'`, tools: []string{"ts-node-transpile-only"}},
+		{command: `ts-node-cwd -T -O '{"module":"commonjs","moduleResolution":"node"}' -e 'require("fs").unlinkSync("victim.txt")'`, tools: []string{"ts-node-cwd"}},
+		// -nw: the TUI needs a terminal
+		{command: "gdbtui -nw -batch -ex 'shell rm -f victim.txt'", tools: []string{"gdbtui"}},
+		{command: "yarnpkg config set script-shell ./s.sh >/dev/null && yarnpkg -s test", setup: pkg, tools: []string{"yarnpkg"}},
+		{command: "rbash -c 'rm -f victim.txt'", tools: []string{"rbash"}},
+	})
+	allowedStill(t,
+		"rbash -c 'ls -la'",
+		"yarnpkg install --frozen-lockfile",
+		"gdbtui -batch ./app",
+		"scriptreplay -t t.tm session.log",
+	)
+	// scriptlive types the log into a shell on a terminal
+	refusedStill(t, "printf 'rm victim.txt\\n' > in.log; scriptlive -I in.log -t t.tm", "scriptlive -c 'rm victim.txt' -t t.tm -I in.log")
+}

@@ -43,8 +43,8 @@ func TestEleventhRoundConfigAndDataRealBash(t *testing.T) {
 // TestEleventhRoundOtherNamesRealBash: programs installed under another
 // name than their catalogue entry's: the ts-node package's other commands,
 // gdb -tui, yarn as Debian and the yarn package name it (yarnpkg),
-// restricted bash; scriptlive replays a logged session's input into a
-// shell.
+// restricted bash, any program's version (pip3.11); scriptlive replays a
+// logged session's input into a shell.
 func TestEleventhRoundOtherNamesRealBash(t *testing.T) {
 	const pkg = `printf '{"name":"x","version":"1.0.0","scripts":{"test":"echo ok"}}\n' > package.json && printf '#!/bin/sh\nrm -f victim.txt\n' > s.sh && chmod +x s.sh`
 	runHarm(t, []harmCase{
@@ -54,6 +54,9 @@ func TestEleventhRoundOtherNamesRealBash(t *testing.T) {
 		{command: "gdbtui -nw -batch -ex 'shell rm -f victim.txt'", tools: []string{"gdbtui"}},
 		{command: "yarnpkg config set script-shell ./s.sh >/dev/null && yarnpkg -s test", setup: pkg, tools: []string{"yarnpkg"}},
 		{command: "rbash -c 'rm -f victim.txt'", tools: []string{"rbash"}},
+		// any program's version is that program: pip3.11 config set
+		// global.python makes the next pip run that program
+		{command: "pip3.11 config --user set global.python $PWD/s.sh >/dev/null && pip3.11 --version", setup: pkg, tools: []string{"pip3.11"}},
 	})
 	allowedStill(t,
 		"rbash -c 'ls -la'",

@@ -793,38 +793,44 @@ func (c *Catalogue) program(name string) *ProgramSpec {
 	return c.Programs[c.versioned(name)]
 }
 
-// versioned returns the name of the interpreter or shell that name is a
+// versioned returns the name of the catalogued program that name is a
 // versioned or flavoured spelling of (python3.11, lua5.4, perl5.36.0,
-// tclsh8.6, zsh-5.9, vim.tiny), or "": the part before the first dot, or the
-// longest name left when a suffix of digits and dots, or "-" and one, is
-// taken off. Only entries that run code (inline_code, shell) are found this
-// way: they are what distributions install under versioned names, and what
-// would otherwise be read as an unknown program whose code operand names no
-// excluded command.
+// tclsh8.6, zsh-5.9, vim.tiny, pip3.11), or "": the part before the first
+// dot, or the longest name left when a suffix of digits and dots, or "-"
+// and one, is taken off. Distributions install interpreters and their
+// tools under versioned names, which would otherwise be read as unknown
+// programs whose operands name no excluded command; what an entry says a
+// program runs or writes is as true of its versions.
 func (c *Catalogue) versioned(name string) string {
 	if c == nil || c.Programs[name] != nil {
 		return ""
 	}
 	// a cross tool's target prefix (x86_64-linux-gnu-gcc-12)
 	if _, tool, ok := strings.Cut(name, "-linux-gnu-"); ok && tool != "" {
-		if c.interpreter(tool) {
+		if c.catalogued(tool) {
 			return tool
 		}
 		if v := c.versioned(tool); v != "" {
 			return v
 		}
 	}
-	if stem, _, ok := strings.Cut(name, "."); ok && len(stem) > 1 {
-		// vim.tiny, perl5.36-x86_64-linux-gnu
+	// an interpreter's flavour (vim.tiny, perl5.36-x86_64-linux-gnu), or
+	// any program's version (pip3.11); after another dot the name is a
+	// file's (script.sh, test2.py), and only an interpreter is found
+	known := c.catalogued
+	if stem, rest, ok := strings.Cut(name, "."); ok && len(stem) > 1 {
 		if c.interpreter(stem) {
 			return stem
+		}
+		if rest == "" || rest[0] < '0' || rest[0] > '9' {
+			known = c.interpreter
 		}
 		name = stem
 	}
 	for i := len(name) - 1; i > 0; i-- {
 		ch := name[i]
 		if ch == '-' || ch == '.' {
-			if i+1 < len(name) && name[i+1] >= '0' && name[i+1] <= '9' && c.interpreter(name[:i]) {
+			if i+1 < len(name) && name[i+1] >= '0' && name[i+1] <= '9' && known(name[:i]) {
 				return name[:i]
 			}
 			if ch == '-' {
@@ -835,13 +841,19 @@ func (c *Catalogue) versioned(name string) string {
 		if ch < '0' || ch > '9' {
 			return ""
 		}
-		if c.interpreter(name[:i]) {
+		if known(name[:i]) {
 			return name[:i]
 		}
 	}
 	return ""
 }
 
+// catalogued reports whether the catalogue has an entry for name.
+func (c *Catalogue) catalogued(name string) bool {
+	return c.Programs[name] != nil
+}
+
+// interpreter reports whether name's entry runs code (inline_code, shell).
 func (c *Catalogue) interpreter(name string) bool {
 	p := c.Programs[name]
 	return p != nil && (p.InlineCode != nil || p.Shell != nil || p.ResponseFiles)

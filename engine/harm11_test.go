@@ -67,3 +67,27 @@ func TestEleventhRoundOtherNamesRealBash(t *testing.T) {
 	// scriptlive types the log into a shell on a terminal
 	refusedStill(t, "printf 'rm victim.txt\\n' > in.log; scriptlive -I in.log -t t.tm", "scriptlive -c 'rm victim.txt' -t t.tm -I in.log")
 }
+
+// TestEleventhRoundJVMOptionsRealBash: the JVM's options are one word each
+// (-Xmx4m is not -X -m x4m, which had ended java's options before
+// -XX:OnOutOfMemoryError=CMD); the JDK's other tools take JVM options
+// after -J; maven reads more of them from .mvn/jvm.config.
+func TestEleventhRoundJVMOptionsRealBash(t *testing.T) {
+	const src = "printf 'class X { public static void main(String[] a) { System.out.println(1); } }\\n' > X.java"
+	const evil = "printf '#!/bin/sh\\nrm -f victim.txt\\n' > evil && chmod +x evil"
+	runHarm(t, []harmCase{
+		{command: "java -Xmx4m -XX:OnOutOfMemoryError='rm victim.txt' X.java", setup: src, tools: []string{"java"}},
+		{command: "javac -J-Xms2m -J-Xmx4m -J-XX:OnOutOfMemoryError='rm victim.txt' X.java", setup: src, tools: []string{"javac"}},
+		{command: "javac -J-Xms2m -J-Xmx4m -J-XX:OnOutOfMemoryError='find victim.txt -delete' X.java", setup: src, tools: []string{"javac"}},
+		{command: "mkdir -p .mvn && echo '-Xmx3m -XX:OnOutOfMemoryError=./evil' > .mvn/jvm.config && mvn -v", setup: evil, tools: []string{"mvn"}},
+		{command: "javac -d .. X.java", setup: src, tools: []string{"javac"}, harm: "../X.class"},
+	})
+	allowedStill(t,
+		"java -Xmx4m -cp lib X",
+		"java -Xmx512m -XX:+UseG1GC -jar app.jar --port 8080",
+		"java -Dlog.level=debug -cp build/classes Main",
+		"javac -d build -cp lib src/X.java",
+		"javac -J-Xmx1g -d out X.java",
+		"mvn -q package",
+	)
+}

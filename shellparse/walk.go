@@ -1498,6 +1498,11 @@ func optionNames(v string, spec *ProgramSpec) ([]string, string, bool) {
 		return r.names, r.value, r.attached
 	}
 	if strings.HasPrefix(v, "--") || (spec != nil && spec.LongSingleDash) {
+		// an option listed with its separator takes the rest of the word
+		// (java -javaagent:x.jar, -XX:OnError=CMD, javac -J-XX:OnError=CMD)
+		if opt := spec.multiLetterPrefix(v); strings.HasSuffix(opt, "=") || strings.HasSuffix(opt, ":") {
+			return []string{opt}, v[len(opt):], true
+		}
 		name, val, ok := strings.Cut(v, "=")
 		if strings.HasPrefix(name, "--") {
 			name = spec.expandLong(name)

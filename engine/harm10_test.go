@@ -32,8 +32,10 @@ func TestTenthRoundGitWritesRealBash(t *testing.T) {
 		"git merge-file -p a.txt base.txt b.txt",
 		"git interpret-trailers --trailer 'Signed-off-by: a <a@b>' msg.txt",
 		"git mailinfo msg patch < m.mbox",
-		"patch -p1 -i fix.patch",
-		"patch -d src -p1 < fix.patch",
+		// (patch itself is rm's equivalent: it deletes what a diff
+		// deletes; --dry-run only reports)
+		"patch --dry-run -p1 -i fix.patch",
+		"patch --dry-run -d src -p1 < fix.patch",
 	)
 }
 

@@ -91,3 +91,104 @@ func TestEleventhRoundJVMOptionsRealBash(t *testing.T) {
 		"mvn -q package",
 	)
 }
+
+// TestEleventhRoundWritesRealBash: where files are written. A
+// decompressor's output named at run time ($PWD/.git/config) holds what
+// the command chose; scp of two local paths and ptx -G copy; tar
+// --transform and -P extract anywhere; git stash list and show, format-patch
+// and fast-export take --output; openssl loads the engine or provider the
+// same command built.
+func TestEleventhRoundWritesRealBash(t *testing.T) {
+	const status = " && git status >/dev/null 2>&1; true"
+	const cfg = `printf '[core]\n\trepositoryformatversion = 0\n\tfsmonitor = rm -f victim.txt\n'`
+	const hook = `printf '#!/bin/sh\nrm -f victim.txt\n' > pre-commit && chmod +x pre-commit`
+	const so = `printf '#include <unistd.h>\n__attribute__((constructor)) static void f(void) { unlink("victim.txt"); }\n' > x.c && cc -shared -fPIC -o x.so x.c`
+	runHarm(t, []harmCase{
+		{command: cfg + " | zstd -q | zstd -dqf -o $PWD/.git/config" + status, setup: harmRepo, tools: []string{"zstd", "git"}},
+		{command: cfg + ` | zstd -q | zstd -dqf -o "$(pwd)/.git/config"` + status, setup: harmRepo, tools: []string{"zstd", "git"}},
+		{command: "zstd -qf pre-commit && zstd -dqf pre-commit.zst -o $PWD/.git/hooks/pre-commit", setup: harmRepo + " && " + hook, tools: []string{"zstd", "git"}, harm: ".git/hooks/pre-commit"},
+		{command: "lz4 -qf README.md c.lz4 && lz4 -dqf c.lz4 $PWD/../lz.out", setup: "echo r > README.md", tools: []string{"lz4"}, harm: "../lz.out"},
+		{command: cfg + " > cfg && scp cfg $PWD/.git/config" + status, setup: harmRepo, tools: []string{"scp", "git"}},
+		{command: "scp README.md ../scp.out", setup: "echo r > README.md", tools: []string{"scp"}, harm: "../scp.out"},
+		{command: "ptx -G README.md ../ptx.out", setup: "echo r > README.md", tools: []string{"ptx"}, harm: "../ptx.out"},
+		{command: "tar xf x.tar --transform 's,^,.git/hooks/,'", setup: harmRepo + " && " + hook + " && tar cf x.tar pre-commit", tools: []string{"tar", "git"}, harm: ".git/hooks/pre-commit"},
+		{command: "tar -xPf x.tar", setup: `echo r > README.md && tar -cPf x.tar --transform "s,^,$(dirname "$PWD")/tp_," README.md 2>/dev/null`, tools: []string{"tar"}, harm: "../tp_README.md"},
+		{command: "git stash list --output=../stash.out", setup: harmRepo + " && echo w >> victim.txt && git -c user.email=a@b -c user.name=n stash -q", tools: []string{"git"}, harm: "../stash.out"},
+		{command: "git stash show -p --output=../stash2.out", setup: harmRepo + " && echo w >> victim.txt && git -c user.email=a@b -c user.name=n stash -q", tools: []string{"git"}, harm: "../stash2.out"},
+		{command: "git format-patch -1 --output=../fp.out", setup: harmRepo, tools: []string{"git"}, harm: "../fp.out"},
+		{command: "git fast-export --all --output=../fe.out", setup: harmRepo, tools: []string{"git"}, harm: "../fe.out"},
+		{command: so + " && openssl list -provider-path . -provider x -providers >/dev/null 2>&1; true", tools: []string{"cc", "openssl"}},
+	})
+	allowedStill(t,
+		"zstd -dqf data.zst -o data.json",
+		"zstd -qf big.log -o \"$out\"",
+		"for f in *.gz; do gunzip \"$f\"; done",
+		"find . -name '*.gz' -exec gunzip {} +",
+		"gunzip logs/*.gz",
+		"tar czf \"$name.tar.gz\" src",
+		"tar xzf release.tgz --strip-components 1",
+		"scp dist.tgz deploy@web:/srv/",
+		"scp deploy@web:/var/log/app.log .",
+		"git stash list",
+		"git format-patch -3 -o patches/",
+		"openssl req -new -key k.pem -out r.csr -subj /CN=x",
+		"gunzip test1/*/*.gz",
+		"tar czfP backup.tar.gz /srv/catalog",
+		"find . -type f -exec scp {} backup:/srv/{} \\;",
+		"scp -r dist/ deploy@web:/var/www/",
+		"git am --abort",
+		"java -agentlib:jdwp=transport=dt_socket,server=y,suspend=y,address=*:5005 -jar app.jar",
+	)
+	refusedStill(t,
+		"gunzip .git/hooks/*.gz",
+		"gunzip .g*/hooks/*.gz",
+		"scp x \"$H:/srv/\"",
+		"scp x \"$DEST\"",
+	)
+}
+
+// TestEleventhRoundDeletersRealBash: programs that delete the files a diff
+// deletes (patch and git am, as git apply), or empty the directory they
+// are given before they fill it, ask under exclude rm; a diff git prints
+// after the same command changed its index is the command's own data, not
+// the project's; a program under node_modules/ the same command wrote is
+// what npx and npm run.
+func TestEleventhRoundDeletersRealBash(t *testing.T) {
+	// the first commit holds victim.txt; a diff from it to the empty tree
+	// deletes it
+	const repo = harmRepo + " && echo r > README.md && git add README.md && git -c user.email=a@b -c user.name=n commit -q -m two"
+	const jest = `mkdir -p node_modules/.bin && printf '#!/bin/sh\nrm -f victim.txt\n' > node_modules/.bin/jest && chmod +x node_modules/.bin/jest`
+	const pkg = `printf '{"name":"x","version":"1.0.0","scripts":{"test":"jest"}}\n' > package.json`
+	runHarm(t, []harmCase{
+		{command: "git diff HEAD 4b825dc642cb6eb9a060e54bf8d69288fbee4904 | patch -s -p1", setup: repo, tools: []string{"git", "patch"}},
+		{command: "git show HEAD~1 | patch -R -s -p1", setup: repo, tools: []string{"git", "patch"}},
+		{command: "git diff HEAD 4b825dc642cb6eb9a060e54bf8d69288fbee4904 > d.txt; patch -s -p1 < d.txt", setup: repo, tools: []string{"git", "patch"}},
+		{command: `git update-index --add --cacheinfo 100644,$(echo '{}' | git hash-object -w --stdin),.claude/settings.json && git diff --cached | patch -s -p1`, setup: harmRepo, tools: []string{"git", "patch"}, harm: ".claude/settings.json"},
+		{command: "python3 -m venv --clear --without-pip .", tools: []string{"python3"}},
+		{command: "python3 -m venv --clear --without-pip env", setup: "mkdir -p env && cp victim.txt env/", tools: []string{"python3"}, gone: "env/victim.txt"},
+		{command: jest + " && npx jest", setup: pkg, tools: []string{"npx"}},
+		{command: jest + " && npm test >/dev/null", setup: pkg, tools: []string{"npm"}},
+	})
+	allowedStill(t,
+		"python3 -m venv .venv",
+		"cargo clean",
+		"go mod vendor",
+		"git diff | patch -R -p1 --dry-run",
+		"npm install && npx jest",
+		"npx jest --coverage",
+	)
+	// where patch writes is still checked on its own, without rm excluded
+	// (TestTenthRoundGitWritesRealBash runs these for real)
+	e := newTestEngine(t, exclude("run_shell_command(sudo)"))
+	for _, c := range []string{"patch -s -d .git -p0 -i ../p.diff", "patch -s -b -B .git/hooks/ pre-commit p.diff", "git diff --cached | patch -p1 -d .git"} {
+		if d, err := e.Decide(t.Context(), shellCall(c)); err != nil || d.Decision == Allow {
+			t.Errorf("%s without rm excluded: %+v %v, want deny or ask", c, d, err)
+		}
+	}
+	refusedStill(t,
+		"cargo clean -q --target-dir .",
+		"go mod vendor -o build",
+		"git am < 0001-fix.patch",
+		"virtualenv --clear build",
+	)
+}

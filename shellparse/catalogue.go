@@ -637,6 +637,16 @@ type WritesSpec struct {
 	// ListOptions read more operands from a file or standard input (xz
 	// --files, zstd --filelist): names known only at run time.
 	ListOptions []string `json:"list_options,omitempty"`
+	// RemoteOperands marks a last operand of the form HOST:PATH (scp,
+	// rsync) as a file on another machine, not written here.
+	RemoteOperands bool `json:"remote_operands,omitempty"`
+	// RenameOptions make the program write its files under names it
+	// computes at run time, wherever they lead (tar -x --transform
+	// 's,^,.git/hooks/,', tar -P keeping absolute names).
+	RenameOptions []string `json:"rename_options,omitempty"`
+	// RenameUnless turns RenameOptions off (tar -c -P stores absolute
+	// names, which only an extraction with -P writes).
+	RenameUnless []string `json:"rename_unless,omitempty"`
 	// Pathspecs marks operands that are git pathspecs: a directory or the
 	// files under it, and magic (:/x, :(glob)x/**) matches names only
 	// known at run time.
@@ -971,7 +981,7 @@ func (p *ProgramSpec) expandLong(opt string) string {
 	// and the options that turn writes, links and removals on or off (cp
 	// --arc is --archive, gzip --kee is --keep)
 	if ws := p.Writes; ws != nil {
-		names = slices.Concat(names, ws.Options, ws.OptionsAlways, ws.ListOptions, ws.When, ws.Unless, ws.RelinksWhen, ws.ReplacesWhen, ws.RemovesWhen, ws.RemovesUnless, ws.SuffixOptions, ws.SkipUnless, ws.Unnamed)
+		names = slices.Concat(names, ws.Options, ws.OptionsAlways, ws.ListOptions, ws.RenameOptions, ws.RenameUnless, ws.When, ws.Unless, ws.RelinksWhen, ws.ReplacesWhen, ws.RemovesWhen, ws.RemovesUnless, ws.SuffixOptions, ws.SkipUnless, ws.Unnamed)
 	}
 	if ic := p.InlineCode; ic != nil {
 		names = slices.Concat(names, ic.Options, ic.FileOptions, ic.StdinCommands)

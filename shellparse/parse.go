@@ -105,7 +105,7 @@ func (p *Parser) walker(pctx context.Context, prog *Program, src string) *walker
 	// expand.Config keeps state between calls, so each parse has its own.
 	cfg := &expand.Config{Env: p.env}
 	st := &state{prog: prog, expand: cfg, tainted: map[string]bool{}, names: map[string]string{}, namerefs: map[string]bool{}, dashVars: map[string]bool{}, written: map[string]bool{},
-		writeCount: map[string]int{}, named: map[string]bool{}, contents: map[string]string{},
+		writeCount: map[string]int{}, writtenDirs: map[string]bool{}, named: map[string]bool{}, contents: map[string]string{},
 		limits: p.limits, ctx: pctx, done: pctx.Done()}
 	return &walker{p: p, src: src, state: st}
 }
@@ -850,6 +850,10 @@ type state struct {
 	// set when there were more names than maxWritten.
 	writeCount map[string]int
 	overflow   bool
+	// writtenDirs holds the names of the directories those files are in
+	// (node_modules for node_modules/.bin/jest), as far as the command
+	// names them.
+	writtenDirs map[string]bool
 	// named holds the base names of written that a redirection or a
 	// catalogue write names (not the operands of a program gate does not
 	// know, which may or may not write them).
@@ -1384,7 +1388,8 @@ func (w *walker) binary(x *syntax.BinaryCmd, c *ctx) {
 		w.stmt(x.X, left)
 		right := c.fork("pipe")
 		right.stdin = true
-		right.authored = c.authored || authors(w.prog.Segments[first:])
+		right.authored = c.authored || authors(w.prog.Segments[first:]) ||
+			w.gitChanged(w.prog.Segments[:first]) && runsGit(w.prog.Segments[first:])
 		w.stmt(x.Y, right)
 	}
 }
@@ -1414,6 +1419,27 @@ func authors(segs []*Segment) bool {
 		}
 	}
 	return false
+}
+
+// gitChanged reports whether segs, run earlier in the command, include git
+// subcommands not known to only read: the index or objects they change
+// (update-index --cacheinfo, hash-object -w, stash) are what a later git
+// diff or show prints, so the data it pipes is the command's own.
+func (w *walker) gitChanged(segs []*Segment) bool {
+	for _, seg := range segs {
+		if seg.Program != "git" {
+			continue
+		}
+		if len(seg.Path) < 2 || !w.p.cat.ReadOnlySubcommand("git", seg.Path[1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// runsGit reports whether segs include git.
+func runsGit(segs []*Segment) bool {
+	return slices.ContainsFunc(segs, func(s *Segment) bool { return s.Program == "git" })
 }
 
 func (w *walker) ifClause(x *syntax.IfClause, c *ctx) {

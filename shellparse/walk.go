@@ -1259,6 +1259,9 @@ func (w *walker) noteWritten(p string) {
 	}
 	w.written[base] = true
 	w.writeCount[base]++
+	for dir := path.Dir(path.Clean(p)); dir != "." && dir != "/" && len(w.writtenDirs) < maxWritten; dir = path.Dir(dir) {
+		w.writtenDirs[path.Base(dir)] = true
+	}
 }
 
 // noteNamed records a file that noteWritten recorded and the command
@@ -1324,12 +1327,24 @@ func (w *walker) writtenEnding(endings []string) (string, bool) {
 	if w.overflow {
 		return "(more files than gate counts)", true
 	}
+	// "DIR/" is any file under a directory of that name, "DIR/NAME" a
+	// file NAME under one (names are remembered without their directory,
+	// the directories' names apart)
+	for _, e := range endings {
+		dir, name, ok := strings.Cut(e, "/")
+		if !ok || !w.writtenDirs[path.Base(dir)] {
+			continue
+		}
+		if name == "" || w.written[name] {
+			return e, true
+		}
+	}
 	for name := range w.written {
 		for _, e := range endings {
 			// "" is any name the command surely writes: a program gate
 			// does not know given a name (./tool data.json) is not
 			// counted there
-			if e == "" && w.named[name] || e != "" && strings.HasSuffix(name, e) {
+			if e == "" && w.named[name] || e != "" && !strings.Contains(e, "/") && strings.HasSuffix(name, e) {
 				return name, true
 			}
 		}
@@ -1750,6 +1765,12 @@ func (s *scanResult) dynamicOption(v string, spec *ProgramSpec) {
 	}
 	long := strings.HasPrefix(lit, "--") || (spec != nil && (spec.LongSingleDash || spec.Getopt != nil && spec.Getopt.LongOnly))
 	if long {
+		// an option listed with its separator (java -agentlib:jdwp=…*:5005)
+		if opt := spec.multiLetterPrefix(lit); spec != nil && spec.LongSingleDash && (strings.HasSuffix(opt, "=") || strings.HasSuffix(opt, ":")) {
+			last := s.addOptions([]string{opt}, spec)
+			s.values[last] = append(s.values[last], Word{Value: strings.TrimPrefix(v, opt), Dynamic: true})
+			return
+		}
 		name, _, ok := strings.Cut(lit, "=")
 		if !ok || !plainOptionName(name) || name == "--" || name == "-" {
 			unread()
@@ -1951,6 +1972,50 @@ func removes(seg *Segment, words []wordInfo, ws *WritesSpec, sc *scanResult) {
 	}
 }
 
+// remoteOperand reports an operand scp and rsync read as HOST:PATH, on
+// another machine: a colon before any slash (host:x, user@web:/srv/,
+// web:/tmp/$f); ./a:b and /x:y are local, and so may be a word with an
+// expansion before its colon (a value holding a slash: $H:/x).
+func remoteOperand(wd Word) bool {
+	colon := strings.IndexByte(wd.Value, ':')
+	slash := strings.IndexByte(wd.Value, '/')
+	return colon > 0 && (slash < 0 || colon < slash) && !strings.ContainsAny(wd.Value[:colon], "$`\\\"'*?[{~")
+}
+
+// staticOnlyWrite is what a StaticOnly program's write through an operand
+// (a decompressed file beside its input, an archive) is checked as: a name
+// found at run time in a directory known statically (find -exec gunzip {},
+// for f in *.gz, gunzip logs/*.gz) is everyday work, checked as a write
+// into that directory; one in a directory only known at run time (lz4 -d
+// c.lz4 $PWD/.git/config) is a write to an unknown place.
+func staticOnlyWrite(wd Word) (Word, bool) {
+	if !wd.Dynamic {
+		return wd, true
+	}
+	slash := strings.LastIndexByte(wd.Value, '/')
+	if slash < 0 {
+		return Word{}, false
+	}
+	dir := wd.Value[:slash+1]
+	if strings.ContainsAny(dir, "$`\"'") || strings.HasPrefix(dir, "~") {
+		return wd, true
+	}
+	if i := strings.IndexAny(dir, "*?[{"); i >= 0 {
+		// a pattern's directories (gunzip logs/*/*.gz): under the part
+		// before the first one; a pattern in the first component may
+		// match a dot directory (.g*/hooks) only when it starts with one
+		lit := dir[:strings.LastIndexByte(dir[:i], '/')+1]
+		if lit != "" {
+			return Word{Value: lit}, true
+		}
+		if dir[0] == '.' || dir[0] == '[' || dir[0] == '{' {
+			return Word{Value: dir, Dynamic: true}, true
+		}
+		return Word{}, false
+	}
+	return Word{Value: dir}, true
+}
+
 // writes records files the program writes through its arguments.
 func (w *walker) writes(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scanResult) {
 	ws := spec.Writes
@@ -1964,19 +2029,23 @@ func (w *walker) writes(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *s
 	removes(seg, words, ws, sc)
 	seg.ModeOnly = ws.ModeOnly
 	// unknown are writes to names only known at run time that StaticOnly
-	// keeps: a compressor's output under a suffix the command chose
-	var unknown []Word
+	// keeps: a compressor's output under a suffix the command chose;
+	// optWrites those it keeps too: a decompressor's output option (zstd
+	// -d -o $PWD/.git/config writes what the command chose, where it
+	// chose) and files written whatever the mode (tar --index-file)
+	var unknown, optWrites []Word
 	n := len(seg.Writes)
 	defer func() {
 		if ws.StaticOnly {
 			kept := seg.Writes[:n]
 			for _, wd := range seg.Writes[n:] {
-				if !wd.Dynamic {
+				if wd, ok := staticOnlyWrite(wd); ok {
 					kept = append(kept, wd)
 				}
 			}
 			seg.Writes = kept
 		}
+		seg.Writes = append(seg.Writes, optWrites...)
 		if ws.Pathspecs {
 			for j := n; j < len(seg.Writes); j++ {
 				// a pathspec names a file or a directory's files (git
@@ -2021,14 +2090,24 @@ func (w *walker) writes(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *s
 			unknown = append(unknown, Word{Value: "the files " + o + " lists", Dynamic: true})
 		}
 	}
+	for _, o := range ws.RenameOptions {
+		if sc.hasOption(o) && !slices.ContainsFunc(ws.RenameUnless, sc.hasOption) {
+			unknown = append(unknown, Word{Value: "files under names " + o + " makes", Dynamic: true})
+		}
+	}
 	for _, opt := range ws.OptionsAlways {
-		seg.Writes = append(seg.Writes, sc.values[opt]...)
+		optWrites = append(optWrites, sc.values[opt]...)
 	}
 	if len(ws.When) > 0 && !slices.ContainsFunc(ws.When, sc.hasOption) {
 		return
 	}
 	for _, opt := range ws.Options {
-		seg.Writes = append(seg.Writes, sc.values[opt]...)
+		if len(ws.TrimSuffixes) > 0 {
+			// decompressing: the file holds what the command chose
+			optWrites = append(optWrites, sc.values[opt]...)
+		} else {
+			seg.Writes = append(seg.Writes, sc.values[opt]...)
+		}
 	}
 	seg.Relinks = seg.Relinks || ws.Relinks
 	for _, opt := range ws.RelinksWhen {
@@ -2109,7 +2188,9 @@ func (w *walker) writes(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *s
 		}
 	case "last":
 		if len(operands) >= 2 {
-			seg.Writes = append(seg.Writes, words[operands[len(operands)-1]].Word)
+			if wd := words[operands[len(operands)-1]]; !ws.RemoteOperands || !remoteOperand(wd.Word) {
+				seg.Writes = append(seg.Writes, wd.Word)
+			}
 		}
 	case "first":
 		if len(operands) > 0 {

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -129,7 +130,7 @@ func (e *Engine) execFacts(ctx context.Context, x Exec) ExecFacts {
 			f.Names = append(f.Names, alt)
 		}
 	}
-	f.Identity = e.ids.identify(prog)
+	f.Identity = e.ids.identify(identityPath(x, prog))
 	f.Words = append([]string{f.Name}, args...)
 	f.Options, f.Path, f.Keys, f.PathKeys = []string{}, []string{}, []string{}, []string{}
 	seen := map[string]bool{}
@@ -307,4 +308,20 @@ func (e *Engine) result(ctx context.Context, query string, rs rego.ResultSet, er
 		return DenyWith(CodePolicyError, err.Error())
 	}
 	return d
+}
+
+// identityPath is where the executed file is read to recognise it: the
+// process's /proc/PID/exe when the program is the executed file, which
+// names the file the kernel loaded even after the path was renamed over
+// or deleted (nothing can write a file being executed); the path
+// otherwise, or when /proc cannot say.
+func identityPath(x Exec, prog string) string {
+	if !x.Live || x.PID <= 0 || prog != x.Exe {
+		return prog
+	}
+	p := "/proc/" + strconv.Itoa(x.PID) + "/exe"
+	if _, err := os.Stat(p); err != nil {
+		return prog
+	}
+	return p
 }

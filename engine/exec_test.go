@@ -46,6 +46,15 @@ func TestDecideExec(t *testing.T) {
 	if err := os.WriteFile(copyRm, bs, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	// A copy with bytes appended is rm too: the same GNU build ID.
+	changedRm := filepath.Join(dir, "sweep")
+	if err := os.WriteFile(changedRm, append(bs, 'x'), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if gnuBuildID(rm) == nil {
+		t.Log("SKIP (one row): rm has no GNU build ID note here")
+		changedRm = copyRm
+	}
 	script := filepath.Join(dir, "deploy")
 	if err := os.WriteFile(script, []byte("#!/bin/sh\necho deploy\n"), 0o755); err != nil {
 		t.Fatal(err)
@@ -61,6 +70,7 @@ func TestDecideExec(t *testing.T) {
 		{"excluded", exclude("run_shell_command(rm)"), execOf(rm, "rm", "-rf", "build"), Deny, "command_excluded"},
 		{"argv[0] lies (BASH_CMDS)", exclude("run_shell_command(rm)"), byShell(execOf(rm, "ls", "victim")), Deny, "command_excluded"},
 		{"a copy under another name", exclude("run_shell_command(rm)"), execOf(copyRm, "tidy", "victim"), Deny, "command_excluded"},
+		{"a copy with bytes appended", exclude("run_shell_command(rm)"), execOf(changedRm, "sweep", "victim"), Deny, "command_excluded"},
 		{"not excluded", exclude("run_shell_command(rm)"), execOf(ls, "ls", "-la"), Allow, "allowed"},
 		{"words and options", exclude("run_shell_command(git push)"), execOf(git, "git", "-C", "repo", "push", "origin"), Deny, "command_excluded"},
 		{"other subcommand", exclude("run_shell_command(git push)"), execOf(git, "git", "status"), Allow, "allowed"},

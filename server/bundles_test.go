@@ -271,6 +271,8 @@ func TestBundleLoadsCounted(t *testing.T) {
 	waitAll(t, []*Gateway{g}, "curl x", "deny", 5*time.Second)
 	m := g.Metrics()
 	loads := func(result string) float64 { return counter(t, m, "gate_bundle_loads_total", "result", result) }
+	// the new policy decides a moment before its activation is counted
+	waitFor(t, "the activation to be counted", func() bool { return loads("activated") >= 1 })
 	if loads("activated") < 1 || loads("refused") != 0 || loads("unavailable") != 0 || counter(t, m, "gate_policy_reloads_total", "result", "error") != 0 {
 		t.Fatalf("healthy start-up: activated %v refused %v unavailable %v reload errors %v", loads("activated"), loads("refused"),
 			loads("unavailable"), counter(t, m, "gate_policy_reloads_total", "result", "error"))

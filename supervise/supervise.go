@@ -48,6 +48,10 @@ type Exec struct {
 	// a fork of it (subshells) that had not exec'd since, or had only
 	// exec'd programs listed in Options.Transparent.
 	ByShell bool `json:"by_shell"`
+	// Live is set on an exec the supervisor holds stopped: PID is that
+	// process, and /proc/PID/exe the file the kernel loaded (not an input
+	// written by hand, gate eval --exec).
+	Live bool `json:"-"`
 	// Root is true for the root process's first exec: the command itself.
 	Root bool `json:"root,omitempty"`
 	// Truncated is true when the arguments were longer than the helper

@@ -283,6 +283,7 @@ func (t *Tree) readLoop() {
 		case msgExec:
 			var m execMsg
 			if m, err = decodeExec(p); err == nil {
+				m.Exec.Live = true
 				go t.decideExec(m)
 			}
 		case msgAllowed:

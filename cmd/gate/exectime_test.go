@@ -196,6 +196,52 @@ func TestExecTimeStopsWhatStaticMisses(t *testing.T) {
 	})
 }
 
+// A copy of an excluded program changed so that its content differs (bytes
+// appended) is still that program (its build ID), and one run from memory
+// (memfd, whose path names no file) is read where the kernel loaded it.
+func TestExecTimeKnowsChangedCopies(t *testing.T) {
+	needExecLayer(t)
+	needProgram(t, "make", "python3")
+	rm, err := exec.LookPath("rm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bs, err := os.ReadFile(rm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(bs), "GNU\x00") {
+		t.Skip("SKIP: rm has no GNU build ID note on this machine")
+	}
+	for _, tc := range []struct {
+		name, command, blocked string
+	}{
+		{"a copy with a byte appended, run by make", "make -s -f tidy.mk", "tidy"},
+		{"rm run from a memfd", "python3 memfd.py", "memfd"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newHarmFixture(t, "rm")
+			write := func(name string, content []byte, mode os.FileMode) {
+				t.Helper()
+				if err := os.WriteFile(filepath.Join(f.root, name), content, mode); err != nil {
+					t.Fatal(err)
+				}
+			}
+			write("tidy", append(append([]byte{}, bs...), 'x'), 0o755)
+			write("tidy.mk", []byte("all:\n\t./tidy -f victim.txt\n"), 0o644)
+			write("memfd.py", []byte("import os\nfd = os.memfd_create('tidy', 0)\nos.write(fd, open('"+rm+"', 'rb').read())\nos.execv('/proc/self/fd/%d' % fd, ['tidy', 'victim.txt'])\n"), 0o644)
+			out := f.gateExec(t, tc.command)
+			if d := out["decision"].(map[string]any)["decision"]; d != "allow" {
+				t.Fatalf("the static layer decided %v: this case tests the exec layer", out["decision"])
+			}
+			f.victimSurvives(t)
+			if got := blockedPrograms(out); !strings.Contains(strings.Join(got, " "), tc.blocked) {
+				t.Fatalf("blocked %q, want %s; result %v", got, tc.blocked, out["result"])
+			}
+		})
+	}
+}
+
 // The same commands without an exclude entry run as they would without
 // gate: the exec layer changes nothing that is allowed.
 func TestExecTimeLeavesAllowedWorkAlone(t *testing.T) {

@@ -81,6 +81,8 @@ func TestEleventhRoundJVMOptionsRealBash(t *testing.T) {
 		{command: "javac -J-Xms2m -J-Xmx4m -J-XX:OnOutOfMemoryError='find victim.txt -delete' X.java", setup: src, tools: []string{"javac"}},
 		{command: "mkdir -p .mvn && echo '-Xmx3m -XX:OnOutOfMemoryError=./evil' > .mvn/jvm.config && mvn -v", setup: evil, tools: []string{"mvn"}},
 		{command: "javac -d .. X.java", setup: src, tools: []string{"javac"}, harm: "../X.class"},
+		// an annotation processor the class path declares runs in javac
+		{command: "printf 'import javax.annotation.processing.*; import javax.lang.model.element.*; import java.util.*; public class P extends AbstractProcessor { public P() { new java.io.File(\"victim.txt\").delete(); } public boolean process(Set<? extends TypeElement> a, RoundEnvironment r) { return false; } public Set<String> getSupportedAnnotationTypes() { return Set.of(\"*\"); } }\\n' > P.java && mkdir -p p/META-INF/services && javac -d p P.java && echo P > p/META-INF/services/javax.annotation.processing.Processor && javac -cp p X.java", setup: src, tools: []string{"javac"}},
 	})
 	allowedStill(t,
 		"java -Xmx4m -cp lib X",

@@ -132,6 +132,20 @@ func (f *harmFixture) gateExec(t *testing.T, command string, extra ...string) ma
 	return out
 }
 
+// stoppedAtExec runs a command the static layer allows through gate exec:
+// the victim survives, and the result lists blocked, killed at exec time.
+func (f *harmFixture) stoppedAtExec(t *testing.T, command, blocked string) {
+	t.Helper()
+	out := f.gateExec(t, command)
+	if d := out["decision"].(map[string]any)["decision"]; d != "allow" {
+		t.Fatalf("the static layer decided %v: this case tests the exec layer", out["decision"])
+	}
+	f.victimSurvives(t)
+	if got := blockedPrograms(out); !strings.Contains(strings.Join(got, " "), blocked) {
+		t.Fatalf("blocked %q, want %s; result %v", got, blocked, out["result"])
+	}
+}
+
 // blockedPrograms lists the base names of the programs a result's blocked
 // list holds.
 func blockedPrograms(out map[string]any) []string {
@@ -170,14 +184,7 @@ func TestExecTimeStopsWhatStaticMisses(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			needProgram(t, tc.need...)
 			f := newHarmFixture(t, "rm", "git push")
-			out := f.gateExec(t, tc.command)
-			if d := out["decision"].(map[string]any)["decision"]; d != "allow" {
-				t.Fatalf("the static layer decided %v: this case tests the exec layer", out["decision"])
-			}
-			f.victimSurvives(t)
-			if got := blockedPrograms(out); !strings.Contains(strings.Join(got, " "), tc.blocked) {
-				t.Fatalf("blocked %q, want %s; result %v", got, tc.blocked, out["result"])
-			}
+			f.stoppedAtExec(t, tc.command, tc.blocked)
 		})
 	}
 	t.Run("git alias for push", func(t *testing.T) {
@@ -230,14 +237,7 @@ func TestExecTimeKnowsChangedCopies(t *testing.T) {
 			write("tidy", append(append([]byte{}, bs...), 'x'), 0o755)
 			write("tidy.mk", []byte("all:\n\t./tidy -f victim.txt\n"), 0o644)
 			write("memfd.py", []byte("import os\nfd = os.memfd_create('tidy', 0)\nos.write(fd, open('"+rm+"', 'rb').read())\nos.execv('/proc/self/fd/%d' % fd, ['tidy', 'victim.txt'])\n"), 0o644)
-			out := f.gateExec(t, tc.command)
-			if d := out["decision"].(map[string]any)["decision"]; d != "allow" {
-				t.Fatalf("the static layer decided %v: this case tests the exec layer", out["decision"])
-			}
-			f.victimSurvives(t)
-			if got := blockedPrograms(out); !strings.Contains(strings.Join(got, " "), tc.blocked) {
-				t.Fatalf("blocked %q, want %s; result %v", got, tc.blocked, out["result"])
-			}
+			f.stoppedAtExec(t, tc.command, tc.blocked)
 		})
 	}
 }

@@ -32,11 +32,15 @@ func TestEleventhRoundConfigAndDataRealBash(t *testing.T) {
 		"yarn config set registry https://registry.example.com",
 		"yarn config get registry",
 		"pnpm test",
+		"npm config set //registry.npmjs.org/:_authToken abc",
+		"pnpm config set //registry.npmjs.org/:_authToken abc",
 		"uudecode -o out.bin data.uu",
 		"unshar -d src project.shar",
 	)
 	// ipdb and pudb are not installed here: pdb's real run is in
 	// TestTenthRound (the same catalogue entry)
+	// a registry's tokenHelper is a program pnpm runs
+	refusedStill(t, "pnpm config set //registry.example.com:tokenHelper ./t.sh", "pnpm config set //registry.example.com/:tokenHelper ./t.sh")
 	refusedStill(t, "echo c | ipdb3 x.py", "pudb3 x.py < cmds", "python3 -m ipdb x.py < cmds", "echo c | python3 -m pudb x.py")
 }
 
@@ -192,5 +196,47 @@ func TestEleventhRoundDeletersRealBash(t *testing.T) {
 		"go mod vendor -o build",
 		"git am < 0001-fix.patch",
 		"virtualenv --clear build",
+	)
+}
+
+// TestEleventhRoundThirdHelperRealBash: a third helper attacked this
+// round's changes (35 bypasses, 4 of them regressions, all closed here).
+func TestEleventhRoundThirdHelperRealBash(t *testing.T) {
+	const status = " && git status >/dev/null 2>&1; true"
+	const cfg = `printf '[core]\n\trepositoryformatversion = 0\n\tfsmonitor = rm -f victim.txt\n'`
+	const src = "printf 'class X { public static void main(String[] a) { System.out.println(1); } }\\n' > X.java"
+	const hook = `mkdir -p h/.git/hooks && printf '#!/bin/sh\nrm -f victim.txt\n' > h/.git/hooks/pre-commit && chmod +x h/.git/hooks/pre-commit`
+	const hookTar = hook + " && tar czf a.tgz -C h .git/hooks/pre-commit && base64 a.tgz > a.b64 && rm -rf h a.tgz"
+	const preCommit = `printf '#!/bin/sh\nrm -f victim.txt\n' > pre-commit && chmod +x pre-commit && tar cf a.tar pre-commit && rm pre-commit`
+	runHarm(t, []harmCase{
+		// a version of a program that is not an interpreter may be anything
+		{command: "./tee2 -c 'rm victim.txt'", setup: "ln -s \"$(command -v bash)\" tee2", tools: []string{"bash"}},
+		// HotSpot reads -XX:Flag:=value as -XX:Flag=value
+		{command: "javac -J-Xms1m -J-Xmx4m -J-XX:OnOutOfMemoryError:='rm victim.txt' X.java", setup: src, tools: []string{"javac"}},
+		// a decompressed file under a pattern that leads up, or in the
+		// directory the command went into
+		{command: cfg + " | lz4 -q > c.lz4 && mkdir -p xd && lz4 -dqf c.lz4 x*/../.git/config" + status, setup: harmRepo, tools: []string{"lz4", "git"}},
+		{command: cfg + " | lz4 -q > c.lz4 && cd .git && lz4 -dqf ../c.lz4 conf* && cd .." + status, setup: harmRepo, tools: []string{"lz4", "git"}},
+		{command: "sqlite3 a*/../../sq.db 'create table t(a)'", tools: []string{"sqlite3"}, harm: "../sq.db"},
+		// the project's JVM options and modules reached by cd, cp -r
+		{command: "mkdir -p .mvn && printf -- '-Xmx4m\\n-XX:OnOutOfMemoryError=rm${IFS}victim.txt\\n' | gzip > .mvn/jvm.config.gz && cd .mvn && gunzip *.gz && cd .. && mvn -v", tools: []string{"mvn", "gzip"}},
+		{command: "mkdir -p x/.bin && printf '#!/bin/sh\\nrm -f victim.txt\\n' > x/.bin/jest && chmod +x x/.bin/jest && cp -r x node_modules && npx jest", tools: []string{"npx"}},
+		// argparse's abbreviations
+		{command: "python3 -m venv --without-pip --cle .", tools: []string{"python3"}},
+		// an archive the command wrote, named at run time
+		{command: "base64 -d a.b64 > a.tgz; tar xzf <(cat a.tgz)", setup: harmRepo + " && " + hookTar, tools: []string{"tar", "base64", "git"}, harm: ".git/hooks/pre-commit"},
+		{command: "base64 -d a.b64 > a.tgz; tar xzf a.tg?", setup: harmRepo + " && " + hookTar, tools: []string{"tar", "base64", "git"}, harm: ".git/hooks/pre-commit"},
+		{command: "base64 -d a.b64 > a.tgz; tar -xzfa.tgz", setup: harmRepo + " && " + hookTar, tools: []string{"tar", "base64", "git"}, harm: ".git/hooks/pre-commit"},
+		// tar options read with their values and abbreviations
+		{command: "tar --suffix -c -xf a.tar --transform 's,^,.git/hooks/,'", setup: harmRepo + " && " + preCommit, tools: []string{"tar", "git"}, harm: ".git/hooks/pre-commit"},
+		{command: "tar -xf a.tar --dir .git/hooks", setup: harmRepo + " && " + preCommit, tools: []string{"tar", "git"}, harm: ".git/hooks/pre-commit"},
+	})
+	allowedStill(t,
+		"pip3.11 install -r requirements.txt",
+		"gunzip *.gz",
+		"tar xzf release.tgz",
+		"tar -xzf release.tgz -C vendor",
+		"python3 -m venv --without-pip .venv",
+		"npm ci && npm test",
 	)
 }

@@ -305,11 +305,23 @@ var extractDirAttached = map[string]bool{"7z": true, "7za": true, "7zr": true}
 
 // extractDir records the directory an extractor writes into: the files it
 // extracts land there (tar -x -C .. writes beside the root).
-func extractDir(seg *Segment, words []wordInfo) {
+func extractDir(seg *Segment, words []wordInfo, sc *scanResult) {
 	opts := extractDirOptions[seg.Program]
 	if len(opts) == 0 || makesOrLists(seg, words) {
 		return
 	}
+	// as the program reads its options (tar --dir .git/hooks, -xC dir),
+	// and as written, for a program read without a full specification
+	n := len(seg.Writes)
+	defer func() {
+		for _, o := range opts {
+			for _, v := range sc.values[o] {
+				if !slices.Contains(seg.Writes[n:], v) {
+					seg.Writes = append(seg.Writes, v)
+				}
+			}
+		}
+	}()
 	for k := 1; k < len(words); k++ {
 		wd := words[k]
 		if wd.Value == "--" && !wd.Dynamic {

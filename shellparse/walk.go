@@ -827,7 +827,7 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 	if !w.p.exec && seg.Program != "" {
 		w.optionGlobs(seg, words, spec)
 	}
-	defer w.recordWrites(seg, spec)
+	defer w.recordWrites(seg, spec, c.cwd.dirs)
 	if !seg.FunctionCall {
 		// After the other checks, which may name the file already.
 		defer w.projectRunner(seg)
@@ -835,7 +835,7 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 	if !seg.FunctionCall && w.p.cat.Extractor(seg.Program) {
 		w.extracts(seg, words, c)
 		n := len(seg.Writes)
-		extractDir(seg, words)
+		extractDir(seg, words, sc)
 		if len(seg.Writes) == n && !makesOrLists(seg, words) && extractDirOptions[seg.Program] != nil {
 			// no -C DIR: the members land where it runs (cd ../x && tar xf
 			// a.tar writes outside the root)
@@ -869,7 +869,11 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 		}
 		return
 	}
-	if spec.MaybeRuns && !seg.FunctionCall && !w.p.exec {
+	// a version of a program that is not an interpreter (pip3.11, tee2)
+	// is read as that program and, as a program gate does not know, as
+	// one that may run its arguments: the name may be anything's
+	versionOnly := w.p.cat.Programs[seg.Program] == nil && !w.p.cat.interpreter(w.p.cat.versioned(seg.Program))
+	if (spec.MaybeRuns || versionOnly) && !seg.FunctionCall && !w.p.exec {
 		w.maybeRuns(seg, words, stdin...)
 		w.writtenCode(seg, words)
 	}
@@ -1083,7 +1087,16 @@ func (w *walker) stdinScript(seg *Segment, spec *ProgramSpec, sc *scanResult, c 
 // the same command that run a file as code: its write redirections, the
 // files its catalogue entry says it writes, and every operand of a program
 // the catalogue neither describes nor lists as a reader.
-func (w *walker) recordWrites(seg *Segment, spec *ProgramSpec) {
+func (w *walker) recordWrites(seg *Segment, spec *ProgramSpec, cwd []string) {
+	// what a program writes where it runs is under the directories the
+	// command went into (cd .mvn && gunzip *.gz)
+	if len(seg.Writes) > 0 || slices.ContainsFunc(seg.Redirects, func(r Redirect) bool { return r.Write && !r.Dup }) {
+		for _, d := range cwd {
+			if d != "" && d != "." && d != ".." && len(w.writtenDirs) < maxWritten {
+				w.writtenDirs[path.Base(d)] = true
+			}
+		}
+	}
 	for _, r := range seg.Redirects {
 		if r.Write && !r.Dup && !r.Dynamic {
 			w.noteWritten(r.Target)
@@ -1332,7 +1345,9 @@ func (w *walker) writtenEnding(endings []string) (string, bool) {
 	// the directories' names apart)
 	for _, e := range endings {
 		dir, name, ok := strings.Cut(e, "/")
-		if !ok || !w.writtenDirs[path.Base(dir)] {
+		// the directory itself may be written: made, copied, moved or
+		// linked into place (cp -r x node_modules, mv x .mvn)
+		if !ok || !w.writtenDirs[path.Base(dir)] && !w.written[path.Base(dir)] {
 			continue
 		}
 		if name == "" || w.written[name] {
@@ -1994,9 +2009,15 @@ func staticOnlyWrite(wd Word) (Word, bool) {
 	}
 	slash := strings.LastIndexByte(wd.Value, '/')
 	if slash < 0 {
-		return Word{}, false
+		// in the directory the program runs in: checked as a write there
+		// (cd .git && gunzip conf*.gz)
+		return Word{Value: "./"}, true
 	}
 	dir := wd.Value[:slash+1]
+	if dir == "../" || strings.HasPrefix(dir, "../") || strings.Contains(dir, "/../") {
+		// x*/../.git/config: wherever the pattern leads, then up
+		return wd, true
+	}
 	if strings.ContainsAny(dir, "$`\"'") || strings.HasPrefix(dir, "~") {
 		return wd, true
 	}
@@ -2515,23 +2536,45 @@ func (w *walker) extracts(seg *Segment, words []wordInfo, c *ctx) {
 		return
 	}
 	var read []string
+	// a name only known at run time (a.tg?, $PWD/a.tgz, <(cat a.tgz))
+	// may be any file the command wrote first
+	unknown := ""
 	for _, wd := range words[1:] {
-		if !wd.Dynamic {
-			read = append(read, wd.Value)
-			if _, v, ok := strings.Cut(wd.Value, "="); ok && isOption(wd.Value) {
-				read = append(read, v) // --file=x.tar
-			}
+		if wd.Dynamic {
+			unknown = wd.raw
+			continue
+		}
+		read = append(read, wd.Value)
+		if _, v, ok := strings.Cut(wd.Value, "="); ok && isOption(wd.Value) {
+			read = append(read, v) // --file=x.tar
 		}
 	}
 	for _, r := range seg.Redirects {
-		if !r.Write && !r.Dynamic && (r.Op == "<" || r.Op == "<>") {
-			read = append(read, r.Target)
+		if !r.Write && (r.Op == "<" || r.Op == "<>") {
+			if r.Dynamic {
+				unknown = r.Target
+			} else {
+				read = append(read, r.Target)
+			}
 		}
+	}
+	if unknown != "" && (len(w.written) > 0 || w.overflow) && !makesOrLists(seg, words) {
+		seg.Writes = append(seg.Writes, Word{Value: "the files inside " + unknown + " (perhaps a file this command writes first)", Dynamic: true})
+		return
 	}
 	for _, f := range read {
 		if w.wasWritten(f) {
 			seg.Writes = append(seg.Writes, Word{Value: "the files inside " + f, Dynamic: true})
 			return
+		}
+		// an option's value attached to its letters (tar -xzfa.tgz)
+		if isOption(f) && !strings.HasPrefix(f, "--") {
+			for n := range w.written {
+				if len(n) < len(f)-1 && strings.HasSuffix(f, n) {
+					seg.Writes = append(seg.Writes, Word{Value: "the files inside " + n, Dynamic: true})
+					return
+				}
+			}
 		}
 	}
 }

@@ -230,12 +230,15 @@ func TestEleventhRoundThirdHelperRealBash(t *testing.T) {
 		// tar options read with their values and abbreviations
 		{command: "tar --suffix -c -xf a.tar --transform 's,^,.git/hooks/,'", setup: harmRepo + " && " + preCommit, tools: []string{"tar", "git"}, harm: ".git/hooks/pre-commit"},
 		{command: "tar -xf a.tar --dir .git/hooks", setup: harmRepo + " && " + preCommit, tools: []string{"tar", "git"}, harm: ".git/hooks/pre-commit"},
+		{command: "tar -xf a.tar --one-top-level=.git/hooks", setup: harmRepo + " && " + preCommit, tools: []string{"tar", "git"}, harm: ".git/hooks/pre-commit"},
+		{command: "tar --clamp-mtime -cf ../x.tar a.tar", setup: preCommit, tools: []string{"tar"}, harm: "../x.tar"},
 	})
 	allowedStill(t,
 		"pip3.11 install -r requirements.txt",
 		"gunzip *.gz",
 		"tar xzf release.tgz",
 		"tar -xzf release.tgz -C vendor",
+		"tar -xf release.tar --one-top-level",
 		"python3 -m venv --without-pip .venv",
 		"npm ci && npm test",
 	)

@@ -294,7 +294,8 @@ func unnamedWrites(seg *Segment, ws *WritesSpec, sc *scanResult) {
 // extractDirOptions are the options that name the directory an extractor
 // writes into (tar -x -C DIR, unzip -d DIR).
 var extractDirOptions = map[string][]string{
-	"tar": {"-C", "--directory"}, "gtar": {"-C", "--directory"}, "bsdtar": {"-C", "--directory"},
+	// tar --one-top-level=DIR extracts into DIR too
+	"tar": {"-C", "--directory", "--one-top-level"}, "gtar": {"-C", "--directory", "--one-top-level"}, "bsdtar": {"-C", "--directory"},
 	"unzip": {"-d"}, "cpio": {"-D", "--directory"},
 	"7z": {"-o"}, "7za": {"-o"}, "7zr": {"-o"},
 }

@@ -231,7 +231,7 @@ func TestEleventhRoundThirdHelperRealBash(t *testing.T) {
 		{command: "tar --suffix -c -xf a.tar --transform 's,^,.git/hooks/,'", setup: harmRepo + " && " + preCommit, tools: []string{"tar", "git"}, harm: ".git/hooks/pre-commit"},
 		{command: "tar -xf a.tar --dir .git/hooks", setup: harmRepo + " && " + preCommit, tools: []string{"tar", "git"}, harm: ".git/hooks/pre-commit"},
 		{command: "tar -xf a.tar --one-top-level=.git/hooks", setup: harmRepo + " && " + preCommit, tools: []string{"tar", "git"}, harm: ".git/hooks/pre-commit"},
-		{command: "tar --clamp-mtime -cf ../x.tar a.tar", setup: preCommit, tools: []string{"tar"}, harm: "../x.tar"},
+		{command: "tar --mtime=2020-01-01 --clamp-mtime -cf ../x.tar a.tar", setup: preCommit, tools: []string{"tar"}, harm: "../x.tar"},
 	})
 	allowedStill(t,
 		"pip3.11 install -r requirements.txt",

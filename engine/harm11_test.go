@@ -201,13 +201,20 @@ func TestEleventhRoundDeletersRealBash(t *testing.T) {
 
 // TestEleventhRoundThirdHelperRealBash: a third helper attacked this
 // round's changes (35 bypasses, 4 of them regressions, all closed here).
+// Fixtures of the later rounds: a git configuration whose fsmonitor
+// deletes victim.txt, a base64 tgz holding an executable
+// .git/hooks/pre-commit that does, and a tar holding that pre-commit.
+const (
+	rt11Status    = " && git status >/dev/null 2>&1; true"
+	rt11Cfg       = `printf '[core]\n\trepositoryformatversion = 0\n\tfsmonitor = rm -f victim.txt\n'`
+	rt11Hook      = `mkdir -p h/.git/hooks && printf '#!/bin/sh\nrm -f victim.txt\n' > h/.git/hooks/pre-commit && chmod +x h/.git/hooks/pre-commit`
+	rt11HookTar   = rt11Hook + " && tar czf a.tgz -C h .git/hooks/pre-commit && base64 a.tgz > a.b64 && rm -rf h a.tgz"
+	rt11PreCommit = `printf '#!/bin/sh\nrm -f victim.txt\n' > pre-commit && chmod +x pre-commit && tar cf a.tar pre-commit && rm pre-commit`
+)
+
 func TestEleventhRoundThirdHelperRealBash(t *testing.T) {
-	const status = " && git status >/dev/null 2>&1; true"
-	const cfg = `printf '[core]\n\trepositoryformatversion = 0\n\tfsmonitor = rm -f victim.txt\n'`
+	const status, cfg, hookTar, preCommit = rt11Status, rt11Cfg, rt11HookTar, rt11PreCommit
 	const src = "printf 'class X { public static void main(String[] a) { System.out.println(1); } }\\n' > X.java"
-	const hook = `mkdir -p h/.git/hooks && printf '#!/bin/sh\nrm -f victim.txt\n' > h/.git/hooks/pre-commit && chmod +x h/.git/hooks/pre-commit`
-	const hookTar = hook + " && tar czf a.tgz -C h .git/hooks/pre-commit && base64 a.tgz > a.b64 && rm -rf h a.tgz"
-	const preCommit = `printf '#!/bin/sh\nrm -f victim.txt\n' > pre-commit && chmod +x pre-commit && tar cf a.tar pre-commit && rm pre-commit`
 	runHarm(t, []harmCase{
 		// a version of a program that is not an interpreter may be anything
 		{command: "./tee2 -c 'rm victim.txt'", setup: "ln -s \"$(command -v bash)\" tee2", tools: []string{"bash"}},
@@ -241,5 +248,37 @@ func TestEleventhRoundThirdHelperRealBash(t *testing.T) {
 		"tar -xf release.tar --one-top-level",
 		"python3 -m venv --without-pip .venv",
 		"npm ci && npm test",
+	)
+}
+
+// TestEleventhRoundFourthHelperRealBash: a fourth helper attacked the fixes
+// for the third (34 bypasses, all closed here): a pattern in a written
+// name's first directory may match .git (dotglob, extglob); an archive
+// read from standard input a redirection around the extractor gives, from
+// TAPE, or from a descriptor; tar's old-style letters take their values
+// (xgCf -c DIR: -c is -g's); options programs read from the environment
+// (UNZIP, XZ_OPT); a file of the project named like a known program.
+func TestEleventhRoundFourthHelperRealBash(t *testing.T) {
+	const lz = rt11Cfg + " | lz4 -q > c.lz4"
+	const zip = `mkdir -p z && printf '#!/bin/sh\nrm -f victim.txt\n' > z/pre-commit && chmod +x z/pre-commit && (cd z && zip -q ../x.zip pre-commit) && rm -rf z`
+	runHarm(t, []harmCase{
+		{command: "shopt -s dotglob; lz4 -dqf c.lz4 ?git/config" + rt11Status, setup: harmRepo + " && " + lz, tools: []string{"lz4", "git"}},
+		{command: "shopt -s extglob\nlz4 -dqf c.lz4 @(.git)/config" + rt11Status, setup: harmRepo + " && " + lz, tools: []string{"lz4", "git"}},
+		{command: "base64 -d a.b64 > a.tgz; TAPE=a.tgz tar xz", setup: harmRepo + " && " + rt11HookTar, tools: []string{"tar", "base64", "git"}, harm: ".git/hooks/pre-commit"},
+		{command: "base64 -d a.b64 > a.tgz; (tar xz) < a.tgz", setup: harmRepo + " && " + rt11HookTar, tools: []string{"tar", "base64", "git"}, harm: ".git/hooks/pre-commit"},
+		{command: "base64 -d a.b64 > a.tgz; { tar xz; } < a.tgz", setup: harmRepo + " && " + rt11HookTar, tools: []string{"tar", "base64", "git"}, harm: ".git/hooks/pre-commit"},
+		{command: "base64 -d a.b64 > a.tgz; exec 3< a.tgz; tar xzf /dev/fd/3", setup: harmRepo + " && " + rt11HookTar, tools: []string{"tar", "base64", "git"}, harm: ".git/hooks/pre-commit"},
+		{command: "tar xgCf -c .git/hooks a.tar", setup: harmRepo + " && " + rt11PreCommit, tools: []string{"tar", "git"}, harm: ".git/hooks/pre-commit"},
+		{command: "UNZIP='-d .git/hooks' unzip -q x.zip", setup: harmRepo + " && " + zip, tools: []string{"unzip", "zip", "git"}, harm: ".git/hooks/pre-commit"},
+		{command: "echo victim.txt > l; XZ_OPT=--files=l xz", tools: []string{"xz"}},
+		{command: "./perl -c 'rm victim.txt'", setup: "ln -s \"$(command -v bash)\" perl", tools: []string{"bash"}},
+	})
+	allowedStill(t,
+		"gunzip logs/*/*.gz",
+		"tar xz < release.tgz",
+		"curl -sL https://example.com/x.tgz | tar xz",
+		"tar xgf snap.db a.tar",
+		"./gradlew build",
+		"./venv/bin/python -c 'print(1)'",
 	)
 }

@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sync"
-	"syscall"
 )
 
 // identities recognises programs by their file, so that a link to or a
@@ -131,15 +130,6 @@ func (ids *identities) compare(path string, fi os.FileInfo) string {
 		}
 	}
 	return ""
-}
-
-func keyOf(fi os.FileInfo) (fileKey, bool) {
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok {
-		return fileKey{}, false
-	}
-	return fileKey{dev: uint64(st.Dev), ino: uint64(st.Ino), size: st.Size,
-		ctime: int64(st.Ctim.Sec)*1e9 + int64(st.Ctim.Nsec), mtime: int64(st.Mtim.Sec)*1e9 + int64(st.Mtim.Nsec)}, true
 }
 
 func fileSum(path string) []byte {

@@ -684,7 +684,12 @@ type ctx struct {
 	// here-document or here-string, or echo or printf earlier in the pipe
 	// (printf … | patch -p1, base64 -d <<< … | tar x).
 	authored bool
-	cwd      *cwdState
+	// stdinFrom are the files redirections of this or enclosing
+	// statements give as that input ({ tar xz; } < a.tgz); stdinUnknown
+	// is set when one names a file only known at run time.
+	stdinFrom    []string
+	stdinUnknown bool
+	cwd          *cwdState
 	// funcs are the functions defined, on every path, before this point
 	// in the shell the statement runs in.
 	funcs *funcScope
@@ -986,6 +991,15 @@ func (w *walker) stmt(s *syntax.Stmt, c *ctx) {
 	if hasStdin && stdinLit == nil {
 		inner = c.copy()
 		inner.stdin = true
+		for _, r := range redirs {
+			if !r.Write && !r.Dup && (r.FD == "" || r.FD == "0") && (r.Op == "<" || r.Op == "<>") {
+				if r.Dynamic {
+					inner.stdinUnknown = true
+				} else {
+					inner.stdinFrom = append(slices.Clip(inner.stdinFrom), r.Target)
+				}
+			}
+		}
 	}
 	if hasStdin && hereDoc(s.Redirs) {
 		inner = inner.copy()

@@ -1362,7 +1362,7 @@ func (w *walker) git(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scan
 			}
 		}
 		if !reportOnly {
-			w.extracts(seg, words, c)
+			w.extracts(seg, words, c, scan(words, nil))
 		}
 	}
 	if opts := append(append([]string{}, gs.SubcommandConfig[sub.Value]...), gs.SubcommandCode[sub.Value]...); len(opts) > 0 {

@@ -791,19 +791,19 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 	if seg.FunctionCall {
 		spec = nil
 	}
+	if spec != nil && spec.OldStyle {
+		// tar cIf PROG FILE is tar -c -I PROG -f FILE, options and values
+		// as the program reads them (tar xgCf -c DIR a.tar: -c is -g's)
+		if ow := oldStyle(words, spec); ow != nil {
+			words = ow
+		}
+	}
 	sc := scan(words, spec)
 	w.views(seg, words, spec, sc)
 	if spec != nil && len(spec.Modes) > 0 {
 		// cmake -E env CMD: the rest is read as the mode reads it.
 		words, spec = w.mode(seg, words, spec)
 		sc = scan(words, spec)
-	}
-	if spec != nil && spec.OldStyle {
-		// tar cIf PROG FILE is tar -c -I PROG -f FILE
-		if ow := oldStyle(words, spec); ow != nil {
-			words = ow
-			sc = scan(words, spec)
-		}
 	}
 	if spec != nil && spec.SubcommandNames != nil {
 		// npm exe is npm exec
@@ -833,7 +833,7 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 		defer w.projectRunner(seg)
 	}
 	if !seg.FunctionCall && w.p.cat.Extractor(seg.Program) {
-		w.extracts(seg, words, c)
+		w.extracts(seg, words, c, sc)
 		n := len(seg.Writes)
 		extractDir(seg, words, sc)
 		if len(seg.Writes) == n && !makesOrLists(seg, words) && extractDirOptions[seg.Program] != nil {
@@ -871,9 +871,12 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 	}
 	// a version of a program that is not an interpreter (pip3.11, tee2)
 	// is read as that program and, as a program gate does not know, as
-	// one that may run its arguments: the name may be anything's
+	// one that may run its arguments: the name may be anything's;
 	versionOnly := w.p.cat.Programs[seg.Program] == nil && !w.p.cat.interpreter(w.p.cat.versioned(seg.Program))
-	if (spec.MaybeRuns || versionOnly) && !seg.FunctionCall && !w.p.exec {
+	// so is a file of the project that has a known program's name
+	// (./perl, a link to bash an earlier call made)
+	projectFile := seg.ProgramPath != "" && !systemPath(seg.ProgramPath)
+	if (spec.MaybeRuns || versionOnly || projectFile) && !seg.FunctionCall && !w.p.exec {
 		w.maybeRuns(seg, words, stdin...)
 		w.writtenCode(seg, words)
 	}
@@ -1997,6 +2000,23 @@ func remoteOperand(wd Word) bool {
 	return colon > 0 && (slash < 0 || colon < slash) && !strings.ContainsAny(wd.Value[:colon], "$`\\\"'*?[{~")
 }
 
+// stdinArchive reports an extractor given no archive or patch to read, which
+// reads standard input.
+func stdinArchive(seg *Segment, sc *scanResult) bool {
+	named := func(opts ...string) bool { return slices.ContainsFunc(opts, sc.hasOption) }
+	switch seg.Program {
+	case "tar", "gtar", "bsdtar":
+		return !named("-f", "--file")
+	case "cpio":
+		return !named("-F", "--file", "-I")
+	case "patch":
+		return !named("-i", "--input") && len(sc.operands) < 2
+	case "uudecode":
+		return len(sc.operands) == 0
+	}
+	return false
+}
+
 // staticOnlyWrite is what a StaticOnly program's write through an operand
 // (a decompressed file beside its input, an archive) is checked as: a name
 // found at run time in a directory known statically (find -exec gunzip {},
@@ -2021,18 +2041,14 @@ func staticOnlyWrite(wd Word) (Word, bool) {
 	if strings.ContainsAny(dir, "$`\"'") || strings.HasPrefix(dir, "~") {
 		return wd, true
 	}
-	if i := strings.IndexAny(dir, "*?[{"); i >= 0 {
+	if i := strings.IndexAny(dir, "*?[{("); i >= 0 {
 		// a pattern's directories (gunzip logs/*/*.gz): under the part
 		// before the first one; a pattern in the first component may
-		// match a dot directory (.g*/hooks) only when it starts with one
-		lit := dir[:strings.LastIndexByte(dir[:i], '/')+1]
-		if lit != "" {
+		// match any directory there, .git too (dotglob, @(.git))
+		if lit := dir[:strings.LastIndexByte(dir[:i], '/')+1]; lit != "" {
 			return Word{Value: lit}, true
 		}
-		if dir[0] == '.' || dir[0] == '[' || dir[0] == '{' {
-			return Word{Value: dir, Dynamic: true}, true
-		}
-		return Word{}, false
+		return Word{Value: dir, Dynamic: true}, true
 	}
 	return Word{Value: dir}, true
 }
@@ -2523,7 +2539,7 @@ const unknownStdin = "\x00"
 // extracts marks the writes of an extractor unknown when a file it may read
 // (an argument, or a file redirected to its input) is written earlier in the
 // same command: the names inside it are only known at run time.
-func (w *walker) extracts(seg *Segment, words []wordInfo, c *ctx) {
+func (w *walker) extracts(seg *Segment, words []wordInfo, c *ctx, sc *scanResult) {
 	if dir := strings.Join(c.cwd.dirs, "/"); c.cwd.unknown || (dir != "" && inGitDir(Word{Value: dir})) {
 		// cd .git && tar xf -: the members land inside .git.
 		seg.Writes = append(seg.Writes, Word{Value: "the files it extracts in a directory known only at run time or inside .git", Dynamic: true})
@@ -2534,6 +2550,21 @@ func (w *walker) extracts(seg *Segment, words []wordInfo, c *ctx) {
 	if (c.authored || authors([]*Segment{seg})) && !makesOrLists(seg, words) {
 		seg.Writes = append(seg.Writes, Word{Value: "the files named in the data this command gives it", Dynamic: true})
 		return
+	}
+	// no archive named: it reads standard input, which no pipe or
+	// redirection of its own gives, so one around it may ({ tar xz; } <
+	// a.tgz, exec 0< a.tgz) with a file the command wrote first
+	if stdinArchive(seg, sc) && !makesOrLists(seg, words) {
+		for _, f := range c.stdinFrom {
+			if w.wasWritten(f) {
+				seg.Writes = append(seg.Writes, Word{Value: "the files inside " + f, Dynamic: true})
+				return
+			}
+		}
+		if (!c.stdin || c.stdinUnknown) && (len(w.written) > 0 || w.overflow) {
+			seg.Writes = append(seg.Writes, Word{Value: "the files named in what it reads from standard input (perhaps a file this command writes first)", Dynamic: true})
+			return
+		}
 	}
 	var read []string
 	// a name only known at run time (a.tg?, $PWD/a.tgz, <(cat a.tgz))
@@ -2565,6 +2596,12 @@ func (w *walker) extracts(seg *Segment, words []wordInfo, c *ctx) {
 	for _, f := range read {
 		if w.wasWritten(f) {
 			seg.Writes = append(seg.Writes, Word{Value: "the files inside " + f, Dynamic: true})
+			return
+		}
+		// a descriptor (tar xf /dev/fd/3 after exec 3< a.tgz) may be
+		// open on any file the command wrote
+		if (f == "/dev/stdin" || strings.HasPrefix(f, "/dev/fd/") || strings.HasPrefix(f, "/proc/self/fd/")) && (len(w.written) > 0 || w.overflow) {
+			seg.Writes = append(seg.Writes, Word{Value: "the files inside " + f + " (perhaps a file this command writes first)", Dynamic: true})
 			return
 		}
 		// an option's value attached to its letters (tar -xzfa.tgz)

@@ -229,7 +229,7 @@ func segmentValue(s *SegmentInput, contexts map[contextKey]*ast.Term) *ast.Term 
 	b.set("assigns", arrayTerm(assigns...))
 	redirs := make([]*ast.Term, len(s.Redirects))
 	for i, r := range s.Redirects {
-		rb := newObject(7)
+		rb := newObject(8)
 		rb.str("op", r.Op)
 		rb.strOmit("fd", r.FD)
 		rb.str("target", r.Target)
@@ -237,6 +237,7 @@ func segmentValue(s *SegmentInput, contexts map[contextKey]*ast.Term) *ast.Term 
 		rb.boolOmit("dup", r.Dup)
 		rb.bool("write", r.Write)
 		rb.boolOmit("inherited", r.Inherited)
+		rb.boolOmit("pipe", r.Pipe)
 		redirs[i] = rb.term()
 	}
 	b.set("redirects", arrayTerm(redirs...))
@@ -281,9 +282,10 @@ func segmentValue(s *SegmentInput, contexts map[contextKey]*ast.Term) *ast.Term 
 func wordsValue(words []shellparse.Word) *ast.Term {
 	terms := make([]*ast.Term, len(words))
 	for i, w := range words {
-		wb := newObject(2)
+		wb := newObject(3)
 		wb.str("value", w.Value)
 		wb.bool("dynamic", w.Dynamic)
+		wb.boolOmit("pipe", w.Pipe)
 		terms[i] = wb.term()
 	}
 	return arrayTerm(terms...)

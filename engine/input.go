@@ -362,6 +362,9 @@ func (e *Engine) shellInput(ctx context.Context, in *Input, args map[string]any)
 			in.Paths = append(in.Paths, PathInput{PathInfo: fstools.PathInfo{Raw: raw}, Access: "write", Source: source, Dynamic: true, Segment: &id, Keys: []string{}})
 		}
 		add := func(w shellparse.Word, source string) {
+			if w.Pipe {
+				return // a pipe to a command decided as its own segment
+			}
 			if w.Dynamic || (!known && !filepath.IsAbs(w.Value)) {
 				dynamic(w.Value, source)
 				return
@@ -380,7 +383,7 @@ func (e *Engine) shellInput(ctx context.Context, in *Input, args map[string]any)
 		}
 		for _, r := range seg.Redirects {
 			if r.Write && !r.Dup {
-				add(shellparse.Word{Value: r.Target, Dynamic: r.Dynamic}, "redirect")
+				add(shellparse.Word{Value: r.Target, Dynamic: r.Dynamic, Pipe: r.Pipe}, "redirect")
 			}
 		}
 		for _, w := range seg.Writes {
@@ -665,11 +668,14 @@ func writesModuleFile(seg *shellparse.Segment, own string, copies bool) bool {
 		return isModuleFile(path.Base(p))
 	}
 	for _, r := range seg.Redirects {
-		if r.Write && !r.Dup && module(r.Target, r.Dynamic) {
+		if r.Write && !r.Dup && !r.Pipe && module(r.Target, r.Dynamic) {
 			return true
 		}
 	}
 	for _, w := range seg.Writes {
+		if w.Pipe {
+			continue
+		}
 		if module(w.Value, w.Dynamic) || copies && !seg.ModeOnly && seg.Program != "mkdir" && !strings.Contains(path.Base(w.Value), ".") {
 			return true
 		}
@@ -799,12 +805,12 @@ func creates(seg *shellparse.Segment, cat *shellparse.Catalogue) bool {
 		return true // curl -O, wget URL
 	}
 	for _, r := range seg.Redirects {
-		if r.Write && !r.Dup && r.Dynamic {
+		if r.Write && !r.Dup && r.Dynamic && !r.Pipe {
 			return true
 		}
 	}
 	for _, w := range seg.Writes {
-		if w.Dynamic {
+		if w.Dynamic && !w.Pipe {
 			return true
 		}
 	}

@@ -1118,6 +1118,7 @@ func (w *walker) redirects(rs []*syntax.Redirect) ([]Redirect, *string, bool) {
 		v := w.literal(r.Word)
 		red.Target = v.Value
 		red.Dynamic = v.Dynamic
+		red.Pipe = v.Pipe
 		switch r.Op {
 		case syntax.DplOut:
 			// >& FILE (no descriptor before it, a word that is no

@@ -177,6 +177,10 @@ type Segment struct {
 type Word struct {
 	Value   string `json:"value"`
 	Dynamic bool   `json:"dynamic"`
+	// Pipe is set for a word that is one process substitution (>(cmd),
+	// <(cmd)): at run time it names a pipe to or from cmd, a segment of
+	// its own, never a file.
+	Pipe bool `json:"pipe,omitempty"`
 }
 
 // Assign is a variable assignment.
@@ -200,6 +204,10 @@ type Redirect struct {
 	Write bool `json:"write"`
 	// Inherited is set for a redirection of an enclosing compound command.
 	Inherited bool `json:"inherited,omitempty"`
+	// Pipe is set when Target is one process substitution (> >(tee log)):
+	// the redirection opens a pipe to or from a command that is a segment
+	// of its own, not a file.
+	Pipe bool `json:"pipe,omitempty"`
 }
 
 // Finding is something about a segment that cannot be proven statically, or

@@ -118,6 +118,7 @@ func dup(fd, op, target string) Redirect  { return Redirect{Op: op, FD: fd, Targ
 func onFD(fd string, r Redirect) Redirect { r.FD = fd; return r }
 func dynR(r Redirect) Redirect            { r.Dynamic = true; return r }
 func inh(r Redirect) Redirect             { r.Inherited = true; return r }
+func pipeR(r Redirect) Redirect           { r.Dynamic, r.Pipe = true, true; return r }
 
 // project reads a segment in the shape of w, keeping the fields w does not
 // check unset.

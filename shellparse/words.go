@@ -143,6 +143,9 @@ func (w *walker) field(word *syntax.Word) wordInfo {
 	if !static {
 		info.Value = w.raw(word)
 		info.Dynamic = true
+		if len(word.Parts) == 1 {
+			_, info.Pipe = word.Parts[0].(*syntax.ProcSubst)
+		}
 		return info
 	}
 	if info.glob {

@@ -80,3 +80,126 @@ func TestProcessSubstitutionPipesRealBash(t *testing.T) {
 	allowedStill(t, `echo x > ">(x)"`)
 	refusedStill(t, `x='>(a)'; echo x > $x`)
 }
+
+// TestNumericSubstitutionsRealBash: arithmetic on the output of a command
+// that prints only numbers (wc counting its input, seq, date +%s, grep -c
+// of one file, nproc) holds no subscript, and an integer added to stays
+// one. Arithmetic reads every name a value holds, whichever assignment it
+// sees (x=a-b reads b), and a name the command binds to something else
+// (a function wc, an alias, hash -p) prints data.
+func TestNumericSubstitutionsRealBash(t *testing.T) {
+	runBenign(t, []benignCase{
+		{command: "n=$(ls | wc -l); echo $((n * 2)) > n.txt", wants: []string{"n.txt"}},
+		{command: "total=$(( $(wc -l < victim.txt) + 1 )); echo $total"},
+		{command: "count=$(grep -c v victim.txt); echo $((count + 1))"},
+		{command: "for i in $(seq 1 3); do echo $((i*2)); done"},
+		{command: "start=$(date +%s); ls >/dev/null; end=$(date +%s); echo $((end - start))"},
+		{command: "if (( $(ls | wc -l) > 1 )); then echo many; fi"},
+		{command: "declare -i total=0; total+=5; echo $total"},
+		{command: "n=\"$(nproc)\"; echo $((n + 1))"},
+		{command: ": 'rm -rf build'; ls"},
+		{command: "getent group rm || true"},
+	})
+	const payload = "echo 'a[$(rm -f victim.txt)]' > f"
+	runHarm(t, []harmCase{
+		{command: "b=$(cat f); x=a-b; echo $((x))", setup: payload},
+		{command: "b=$(cat f); x=1+b; echo $((x + 1))", setup: payload},
+		{command: "b=$(cat f); x=b; echo $((x)); x=c", setup: payload},
+		{command: "wc() { cat f; }; n=$(ls | wc -l); echo $((n))", setup: payload},
+		{command: "for k in 1 2; do n=$(ls | wc -l); echo $((n)); wc() { cat f; }; done", setup: payload},
+		{command: "hash -p /bin/cat wc; n=$(wc < f); echo $((n))", setup: payload},
+		{command: "shopt -s expand_aliases; alias wc='cat f #'; n=$(ls | wc -l); echo $((n))", setup: payload},
+	})
+	// counts with file names printed beside them, and formats with
+	// letters: not numbers only
+	refusedStill(t, "n=$(wc -l f); echo $((n))", "n=$(grep -c x f g); echo $((n))", "n=$(grep -rc x .); echo $((n))",
+		"n=$(date +%s%Z); echo $((n))", "n=$(seq -f 'a[%g]' 1 2); echo $((n))", "n=$(wc -l < f 2>&1); echo $((n))",
+		"n=$(cat f | wc -l; cat f); echo $((n))", "PATH=.:$PATH; n=$(ls | wc -l); echo $((n))", "BASH_CMDS[wc]=/bin/cat; n=$(wc -l < f); echo $((n))")
+}
+
+// TestTwelfthRoundRealBash: the twelfth round's attacks.
+//   - mapfile -C runs its callback with the index and the line read as
+//     two more words: eval, ., declare and the like run the data;
+//   - zsh, ksh, fish and csh read their scripts in languages gate does not
+//     read (zsh's zf_rm and =rm);
+//   - programs that write where an option says (ctags -o, msgfmt -o, cpio
+//     -O, npm pack --pack-destination), and gawk with a compiled extension
+//     (rwarray's writea), write outside the root.
+func TestTwelfthRoundRealBash(t *testing.T) {
+	runHarm(t, []harmCase{
+		{command: "echo '; rm -f victim.txt' > l; mapfile -C eval -c 1 < l"},
+		{command: "readarray -C 'builtin eval' -c1 <<< ';rm -f victim.txt'"},
+		{command: "mapfile -C 'command eval' -c1 <<< ';rm -f victim.txt'"},
+		{command: "echo 'rm -f victim.txt' > 0; mapfile -C . -c 1 <<< x"},
+		{command: "mapfile -C declare -c1 <<< 'a[$(rm -f victim.txt)]=1'"},
+		{command: "zsh -fc 'zmodload zsh/files; zf_rm victim.txt'", tools: []string{"zsh"}},
+		{command: "zsh -fc '=rm victim.txt'", tools: []string{"zsh"}},
+		{command: "zsh -fc 'hash ls=/bin/rm; ls victim.txt'", tools: []string{"zsh"}},
+		{command: "zsh -fc 'zmodload zsh/parameter; functions[f]=\"rm victim.txt\"; f'", tools: []string{"zsh"}},
+		{command: "ctags -o ../out.tags victim.txt", tools: []string{"ctags"}, harm: "../out.tags"},
+		{command: "msgfmt -o ../out.mo x.po", setup: `printf 'msgid "a"\nmsgstr "b"\n' > x.po`, tools: []string{"msgfmt"}, harm: "../out.mo"},
+		{command: "ls victim.txt | cpio -o -O ../out.cpio", tools: []string{"cpio"}, harm: "../out.cpio"},
+		{command: "ls victim.txt | cpio -o -F ../out.cpio", tools: []string{"cpio"}, harm: "../out.cpio"},
+		{command: "npm pack --pack-destination .. >/dev/null", setup: `printf '{"name":"x","version":"1.0.0"}\n' > package.json`, tools: []string{"npm"}, harm: "../x-1.0.0.tgz"},
+		{command: `gawk -l rwarray 'BEGIN { a[1] = 1; writea("../out.bin", a) }'`, tools: []string{"gawk"}, harm: "../out.bin"},
+	})
+	allowedStill(t,
+		"mapfile -t lines < victim.txt",
+		"mapfile -C echo -c 1 arr < victim.txt",
+		"zsh --version",
+		"mkdir -p build/out src",
+		"install -d build/bin",
+		// an empty directory runs nothing and holds nothing: mkdir is no
+		// write gate asks about, inside the root or out (the fs layer
+		// confines it at run time)
+		"mkdir -p /tmp/gate-test-out/a",
+		"mkdir -p \"$(dirname \"$f\")\"",
+		"ctags -R .",
+		"msgfmt -o po/x.mo po/x.po",
+		"npm pack",
+		"cpio -i -F a.cpio",
+	)
+}
+
+// TestBareGitDirRealBash: a git directory by another name (a bare
+// repository, or HEAD, objects/ and refs/ made by hand) is a repository
+// whose configuration and hooks run programs: writing its config is
+// refused as writing .git/config is, and a git command that uses it is
+// unprovable (its config may have been written another way).
+func TestBareGitDirRealBash(t *testing.T) {
+	const cfg = `printf '[core]\n\tbare = false\n\tworktree = ..\n\tfsmonitor = "rm -f victim.txt; false"\n' >> b/config`
+	for _, follow := range []string{"git -C b status --short", "cd b && git status --short", "git --git-dir=b --work-tree=. status --short"} {
+		t.Run(follow, func(t *testing.T) {
+			r := newRealBash(t, "echo v > victim.txt; git init -q --bare b")
+			if d := r.decide(cfg); d.Decision == Allow {
+				t.Errorf("%s: decision %+v, want deny or ask", cfg, d)
+			}
+			r.run(cfg)
+			if d := r.decide(follow); d.Decision == Allow {
+				t.Errorf("%s: decision %+v, want deny or ask", follow, d)
+			}
+			out := r.run(follow, "HOME="+t.TempDir(), "GIT_CONFIG_NOSYSTEM=1")
+			if r.exists("victim.txt") {
+				t.Errorf("run by bash, %s did not delete victim.txt (%s): the case tests nothing", follow, out)
+			}
+		})
+	}
+	allowedStill(t, "git status", "git log --oneline -3")
+}
+
+// TestReadOnlyModesRealBash: the standard library's zipfile and tarfile
+// list and test archives without running or writing anything; py_compile
+// and compileall compile, writing only byte code beside the sources.
+// Their modes that extract or create still count as code.
+func TestReadOnlyModesRealBash(t *testing.T) {
+	const archives = "mkdir -p src && echo 'print(1)' > src/m.py && python3 -m zipfile -c a.zip src && tar cf a.tar src"
+	runBenign(t, []benignCase{
+		{command: "python3 -m zipfile -l a.zip", setup: archives},
+		{command: "python3 -m zipfile -t a.zip", setup: archives},
+		{command: "python3 -m tarfile -l a.tar", setup: archives},
+		{command: "python3 -m py_compile src/m.py", setup: archives},
+		{command: "python3 -m compileall -q src", setup: archives},
+	})
+	refusedStill(t, "python3 -m zipfile -e a.zip .", "python3 -m tarfile -e a.tar", "python3 -m zipfile -l a.zip -e a.zip .",
+		"python3 -m zipfile --list $f", "python3 -m compileall -q .git/hooks")
+}

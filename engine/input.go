@@ -426,6 +426,9 @@ func (e *Engine) shellInput(ctx context.Context, in *Input, args map[string]any)
 		} else {
 			e.programFacts(in, seg, written, created[i])
 		}
+		if why := e.foreignGitDir(in.Cwd, seg.Segment); why != "" {
+			seg.Findings = append(seg.Findings, shellparse.Finding{Code: shellparse.FindGitConfigCode, Message: why})
+		}
 		if why := e.optionGlobMatch(in.Cwd, seg.Segment); why != "" {
 			seg.Findings = append(seg.Findings, shellparse.Finding{Code: shellparse.FindUnknownOption, Message: why})
 		}
@@ -1140,6 +1143,25 @@ func (e *Engine) pathKeys(info fstools.PathInfo) []string {
 					set[k] = true
 				}
 			}
+		}
+		// a git directory by another name (a bare repository b: b/config,
+		// b/hooks/) is keyed as a .git is: git runs what its files say
+		all := strings.Split(filepath.ToSlash(info.Rel), "/")
+		dir := e.resolver.Root()
+		for i := 0; i+1 < len(all) && i < maxFloatingDepth; i++ {
+			dir = filepath.Join(dir, all[i])
+			if all[i] == ".git" || !isGitDir(dir) {
+				continue
+			}
+			k := ".git"
+			set[k+"/"] = true
+			for j := i + 1; j < len(all); j++ {
+				k += "/" + all[j]
+				if j+1 < len(all) || info.Dir {
+					set[k+"/"] = true
+				}
+			}
+			set[k] = true
 		}
 	}
 	keys := make([]string, 0, len(set))

@@ -138,6 +138,10 @@ type ProgramSpec struct {
 	// ScriptOptions are options whose value is a shell command the program
 	// runs (rsync -e, tar --to-command).
 	ScriptOptions []string `json:"script_options,omitempty"`
+	// ScriptOptionArgs gives, for a script option, how many words the
+	// program adds to the command when it runs it, chosen at run time:
+	// mapfile -C CALLBACK runs CALLBACK INDEX LINE.
+	ScriptOptionArgs map[string]int `json:"script_option_args,omitempty"`
 	// ProgramKeyOptions take KEY=VALUE (cmake -D NAME[:TYPE]=VALUE): where
 	// KEY matches one of ProgramKeys, VALUE names a program the tool runs
 	// (CMAKE_C_COMPILER, CMAKE_MAKE_PROGRAM), read as a command.
@@ -415,6 +419,10 @@ type ShellSpec struct {
 	RcOptions   []string `json:"rc_options,omitempty"`
 	NoRcOptions []string `json:"no_rc_options,omitempty"`
 	LoginFiles  []string `json:"login_files,omitempty"`
+	// Language names the language the shell reads scripts in when it is
+	// neither bash's nor POSIX sh's (zsh, ksh, fish, csh): gate does not
+	// read it, so a script it runs is unprovable.
+	Language string `json:"language,omitempty"`
 }
 
 // InlineCodeSpec describes an interpreter's ways of receiving code as text.
@@ -473,6 +481,10 @@ type InlineCodeSpec struct {
 	// standard library that run code given in their arguments or standard
 	// input (python3 -m timeit CODE, -m code, -m pdb): inline code.
 	CodeModules []string `json:"code_modules,omitempty"`
+	// CodeModuleReads maps a code module to the options of its modes that
+	// only read (python3 -m zipfile -l a.zip): given one of them and no
+	// other option, it runs nothing given in its arguments.
+	CodeModuleReads map[string][]string `json:"code_module_reads,omitempty"`
 	// ModulePrograms maps a module run with ModuleOptions to the program
 	// whose command line it is, where their names differ (python3 -m
 	// IPython is ipython). A module named as a catalogue program or

@@ -152,7 +152,7 @@ func TestSegmentsBashInternals(t *testing.T) {
 		r("$'rm\\c@' x", seg("", "$'rm\\c@'", "x").dyn(0).find("dynamic_program")),
 		r("$'\\x{72}m' x", seg("", "$'\\x{72}m'", "x").dyn(0).find("dynamic_program")),
 		// Integer variables evaluate what is assigned to them.
-		r("x='a[$(rm v)]'; declare -ai y=(x)", asg(Assign{Name: "x", Value: "a[$(rm v)]"}), seg("declare", "declare", "-ai", "y=(x)").as(Assign{Name: "y", Value: "(x)"}).find("arithmetic_injection")),
+		r("x='a[$(rm v)]'; declare -ai y=(x)", asg(Assign{Name: "x", Value: "a[$(rm v)]"}), seg("declare", "declare", "-ai", "y=(x)").as(Assign{Name: "y", Value: "(x)"}).find("arithmetic_injection", "arithmetic_injection")),
 		r("declare -n r=y; declare -i y; r='a[$(rm v)]'", seg("declare", "declare", "-n", "r=y").as(Assign{Name: "r", Value: "y"}), seg("declare", "declare", "-i", "y").find("arithmetic_injection"), asg(Assign{Name: "r", Value: "a[$(rm v)]"})),
 		r("declare -i n=0; n=n+1", seg("declare", "declare", "-i", "n=0").as(Assign{Name: "n", Value: "0"}), asg(Assign{Name: "n", Value: "n+1"})),
 		r("printf -v 'a[$(rm x)]' y", seg("printf", "printf", "-v", "a[$(rm x)]", "y").find("arithmetic_injection")),

@@ -104,7 +104,7 @@ func (p *Parser) ParseContext(pctx context.Context, command string) *Program {
 func (p *Parser) walker(pctx context.Context, prog *Program, src string) *walker {
 	// expand.Config keeps state between calls, so each parse has its own.
 	cfg := &expand.Config{Env: p.env}
-	st := &state{prog: prog, expand: cfg, tainted: map[string]bool{}, names: map[string]string{}, namerefs: map[string]bool{}, dashVars: map[string]bool{}, written: map[string]bool{},
+	st := &state{prog: prog, expand: cfg, tainted: map[string]bool{}, names: map[string][]string{}, namerefs: map[string]bool{}, dashVars: map[string]bool{}, written: map[string]bool{},
 		writeCount: map[string]int{}, writtenDirs: map[string]bool{}, named: map[string]bool{}, contents: map[string]string{},
 		limits: p.limits, ctx: pctx, done: pctx.Done()}
 	return &walker{p: p, src: src, state: st}
@@ -826,9 +826,11 @@ type state struct {
 	prog    *Program
 	expand  *expand.Config
 	tainted map[string]bool
-	// names records assignments of one variable name to another, so taint
-	// follows x=y when y is tainted.
-	names map[string]string
+	// names records, for each variable, the variable names its assigned
+	// values hold (x=y, x='a-b': arithmetic evaluates them in turn), so
+	// taint follows x=y when y is tainted, whichever assignment a use
+	// sees.
+	names map[string][]string
 	// namerefs holds variables declared -n without a value: their next
 	// assignment names the variable they refer to.
 	namerefs map[string]bool
@@ -880,6 +882,13 @@ type state struct {
 	contentUses []contentUse
 	// aliases are the segments that define aliases (see finish).
 	aliases []*Segment
+	// numericUses are the command substitutions taken for numbers
+	// (n=$(ls | wc -l); $(( $(date +%s) % 60 ))), by the program that
+	// prints them; declared are the functions defined anywhere in the
+	// command. A use whose program may be something else holds data
+	// (see finish).
+	numericUses []numericUse
+	declared    map[string]bool
 
 	limits Limits
 	words  int
@@ -1234,9 +1243,14 @@ func (w *walker) command(cmd syntax.Command, c *ctx) {
 		switch l := x.Loop.(type) {
 		case *syntax.WordIter:
 			allInts := true
+			var progs []string // for i in $(seq 1 3): numbers, if seq is seq
 			for _, item := range l.Items {
 				fs, _ := w.fields(item)
 				for _, f := range fs {
+					if prog := numericSubst(item); prog != "" && len(fs) == 1 {
+						progs = append(progs, prog)
+						continue
+					}
 					if f.Dynamic || !isInteger(f.Value) {
 						allInts = false
 					}
@@ -1251,6 +1265,10 @@ func (w *walker) command(cmd syntax.Command, c *ctx) {
 			}
 			if l.Name != nil && (!allInts || l.InPos == (syntax.Pos{})) {
 				w.tainted[l.Name.Value] = true
+			} else if l.Name != nil {
+				for _, prog := range progs {
+					w.numericUses = append(w.numericUses, numericUse{prog: prog, name: l.Name.Value})
+				}
 			}
 			if l.Name != nil {
 				for _, item := range l.Items {
@@ -1288,6 +1306,12 @@ func (w *walker) command(cmd syntax.Command, c *ctx) {
 		}
 		if certain && x.Name != nil {
 			c.funcs.define(x.Name.Value)
+		}
+		if x.Name != nil && len(w.declared) < maxWritten {
+			if w.declared == nil {
+				w.declared = map[string]bool{}
+			}
+			w.declared[x.Name.Value] = true
 		}
 		fc := c.fork("function")
 		fc.background = false

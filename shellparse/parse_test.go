@@ -96,7 +96,7 @@ func TestParseWrappers(t *testing.T) {
 		pc("env -i A=1 rm x", "env[env -i A=1 rm x]", "rm[rm x] ctx=wrapper via=env"),
 		pc("/usr/bin/bash -e -c 'rm x' arg0", "bash[/usr/bin/bash -e -c rm x arg0]", "rm[rm x] ctx=wrapper via=bash -c"),
 		pc("sh -c \"ls; rm y\"", "sh[sh -c ls; rm y]", "ls[ls] ctx=wrapper via=sh -c", "rm[rm y] ctx=wrapper via=sh -c"),
-		pc("zsh -lc 'rm x'", "zsh[zsh -lc rm x]", "rm[rm x] ctx=wrapper via=zsh -c"),
+		pc("zsh -lc 'rm x'", "zsh[zsh -lc rm x] !unsupported_syntax", "rm[rm x] ctx=wrapper via=zsh -c"),
 		pc("nice -n 5 nohup timeout -s KILL 5 stdbuf -oL setsid time rm x",
 			"nice[nice -n 5 nohup timeout -s KILL 5 stdbuf -oL setsid time rm x]",
 			"nohup[nohup timeout -s KILL 5 stdbuf -oL setsid time rm x] ctx=wrapper via=nice",

@@ -778,6 +778,12 @@ func (w *walker) shell(seg *Segment, words []wordInfo, spec *ProgramSpec, c *ctx
 			w.programFile(seg, Word{Value: f}, name+" (login)", c)
 		}
 	}
+	if ss.Language != "" && (cmdOpt && len(operands) > 0 || !cmdOpt && len(operands) > 0 && !stdinOpt ||
+		(stdinOpt || len(operands) == 0) && (stdinLit != nil || c.stdin)) {
+		// zsh -c 'zmodload zsh/files; zf_rm x', zsh -c '=rm x': what
+		// the script runs as bash read it is still shown and decided
+		seg.addFinding(FindUnsupportedShell, name+" runs a script written in "+ss.Language+", a language gate does not read")
+	}
 	switch {
 	case cmdOpt:
 		if len(operands) == 0 {
@@ -886,6 +892,27 @@ func (w *walker) shellOptionValue(seg *Segment, name, opt string, wd wordInfo) {
 	}
 }
 
+// onlyReads reports whether the words after index at give one of the
+// options of reads and no other option, none of them only known at run
+// time: a code module's mode that only reads (zipfile -l).
+func onlyReads(words []wordInfo, at int, reads []string) bool {
+	if at < 0 || len(reads) == 0 {
+		return false
+	}
+	given := false
+	for _, wd := range words[at+1:] {
+		switch {
+		case wd.Dynamic:
+			return false
+		case contains(reads, wd.Value):
+			given = true
+		case strings.HasPrefix(wd.Value, "-"):
+			return false
+		}
+	}
+	return given
+}
+
 // inlineCode reports interpreters given code as text, read from stdin, or
 // read from a file the command itself provides.
 func (w *walker) inlineCode(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scanResult, c *ctx, stdinLit *string) {
@@ -908,7 +935,8 @@ func (w *walker) inlineCode(seg *Segment, words []wordInfo, spec *ProgramSpec, s
 				if ws != nil {
 					w.moduleWrites(seg, words, o, v.Value, ws)
 				}
-				if contains(ic.CodeModules, v.Value) || contains(ic.CodeModules, strings.SplitN(v.Value, ".", 2)[0]) {
+				if (contains(ic.CodeModules, v.Value) || contains(ic.CodeModules, strings.SplitN(v.Value, ".", 2)[0])) &&
+					!onlyReads(words, moduleAt(words, o, v.Value), ic.CodeModuleReads[v.Value]) {
 					seg.addFinding(FindInlineCode, seg.Program+" "+o+" "+v.Value+" runs code given in its arguments or standard input")
 				} else if ws == nil {
 					w.moduleProgram(seg, words, ic, o, v.Value, c, stdinLit)
@@ -1874,10 +1902,32 @@ func (w *walker) finish() {
 			u.owner.addFinding(FindScriptFile, "runs "+u.base+", which this command writes more than once or in a way gate does not see")
 		}
 	}
+	// A substitution taken for numbers prints data when its program's
+	// name may run something else: a function of that name, an alias,
+	// hash or enable, BASH_CMDS, a PATH the command changes.
+	rebound := len(w.aliases) > 0
+	for _, s := range w.prog.Segments {
+		rebound = rebound || s.Program == "hash" || s.Program == "enable"
+		for _, a := range s.Assigns {
+			rebound = rebound || a.Name == "PATH" || strings.HasPrefix(a.Name, "BASH_CMDS") || strings.HasPrefix(a.Name, "BASH_ALIASES")
+		}
+	}
+	for _, u := range w.numericUses {
+		if !rebound && !w.declared[u.prog] {
+			continue
+		}
+		if u.name != "" {
+			w.tainted[u.name] = true
+		} else {
+			u.owner().addFinding(FindArithInjection, "arithmetic evaluates the output of "+u.prog+", a name this command may bind to something else")
+		}
+	}
 	// Taint flows from b to every a assigned a=b, and on from there.
 	from := map[string][]string{}
-	for a, b := range w.names {
-		from[b] = append(from[b], a)
+	for a, bs := range w.names {
+		for _, b := range bs {
+			from[b] = append(from[b], a)
+		}
 	}
 	for r, y := range w.refs {
 		// assigning to r assigns to y, and reading r reads y

@@ -259,7 +259,13 @@ func (w *walker) arithParts(parts []syntax.WordPart, owner ownerFn) {
 			}
 		case *syntax.DblQuoted:
 			w.arithParts(p.Parts, owner)
-		case *syntax.CmdSubst, *syntax.ProcSubst:
+		case *syntax.CmdSubst:
+			if prog := numericOutput(p); prog != "" {
+				w.numericUses = append(w.numericUses, numericUse{prog: prog, owner: owner})
+				continue
+			}
+			owner().addFinding(FindArithInjection, "arithmetic evaluates the output of a command substitution, which may hold a subscript that runs commands")
+		case *syntax.ProcSubst:
 			owner().addFinding(FindArithInjection, "arithmetic evaluates the output of a command substitution, which may hold a subscript that runs commands")
 		case *syntax.ParamExp:
 			if p.Param != nil {
@@ -545,16 +551,33 @@ func (w *walker) assign(a *syntax.Assign, seg *Segment, c *ctx, owner ownerFn) {
 		return
 	}
 	switch {
+	case a.Append && a.Value != nil && numeric(a.Value) && len(w.names[name]) == 0:
+		// n+=1 to a value with no name in it (declare -i n=3; n+=1):
+		// digits added or appended to digits and operators still name
+		// no variable and hold no subscript
 	case a.Append:
 		// x+=0 after x=a makes a0: text the command does not spell out
 		w.tainted[name] = true
 	case a.Value != nil && numeric(a.Value):
 		// x=$((x+1)): the value is a number, whatever the expression's
 		// variables hold (their own uses are checked where they are read).
+	case a.Value != nil && numericSubst(a.Value) != "":
+		// n=$(ls | wc -l): numbers, if wc is the program (see finish)
+		w.numericUses = append(w.numericUses, numericUse{prog: numericSubst(a.Value), name: name})
 	case v.Dynamic || strings.ContainsAny(v.Value, "[$`"):
 		w.tainted[name] = true
-	case isName(v.Value):
-		w.names[name] = v.Value
+	default:
+		// arithmetic evaluates every name in the value (x=b, x='a-b',
+		// x='1+b'), and each of those names' values in turn
+		for _, m := range arithNames.FindAllStringSubmatch(v.Value, -1) {
+			switch n := m[1]; {
+			case slices.Contains(w.names[name], n):
+			case len(w.names[name]) >= maxWritten:
+				w.tainted[name] = true
+			default:
+				w.names[name] = append(w.names[name], n)
+			}
+		}
 	}
 	w.specialVar(name, v, seg, c)
 }
@@ -696,6 +719,11 @@ func globOnly(v wordInfo) bool {
 
 // subscriptPattern is NAME[CHARS]: as a pattern it matches only NAME
 // followed by one of CHARS, a plain name.
+// arithNames finds the names arithmetic would read in a value: words of
+// name characters that do not start with a digit (0x1F and 10#12 are
+// numbers).
+var arithNames = regexp.MustCompile(`(?:^|[^A-Za-z0-9_#])([A-Za-z_][A-Za-z0-9_]*)`)
+
 var subscriptPattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*\[[A-Za-z0-9_]+\]$`)
 
 // varNameUse checks a variable name a builtin is given: a subscript in it
@@ -988,6 +1016,11 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 	}
 	for _, opt := range spec.scriptOptions() {
 		for _, v := range sc.values[opt] {
+			if n := spec.ScriptOptionArgs[opt]; n > 0 && !v.Dynamic {
+				// words only known at run time: no assignment of the
+				// command's own can give them a value
+				v.Value += strings.Repeat(` "$(exit)"`, min(n, 8))
+			}
 			w.scriptWord(v, seg, seg.Program+" "+opt, c, false)
 			// tar --checkpoint-action=exec=CMD: the command follows a
 			// KEY= of the option's own syntax, which a shell would read

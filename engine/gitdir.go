@@ -1,0 +1,96 @@
+package engine
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/gate-dev/gate/shellparse"
+)
+
+// foreignGitDir returns why a git segment may use a repository gate does
+// not protect: a git directory inside the root whose name is not .git (a
+// bare repository, or one made by hand: HEAD, objects/ and refs/), where
+// its configuration and hooks are plain files an earlier call may have
+// written (b/config with core.fsmonitor, then git -C b status). The
+// repository is the one --git-dir or GIT_DIR names, else the one git finds
+// from where it starts (the segment's directory, then each -C), as git
+// looks: a .git in a directory, or the directory itself. "" when the
+// repository is a .git, outside the root, or not known.
+func (e *Engine) foreignGitDir(cwd string, seg *shellparse.Segment) string {
+	if seg.Program != "git" || seg.ProgramPath != "" {
+		return ""
+	}
+	dir, known := e.segmentDir(cwd, seg)
+	if !known {
+		return ""
+	}
+	gitDir := ""
+	for _, a := range seg.Assigns {
+		if a.Name == "GIT_DIR" && !a.Dynamic {
+			gitDir = a.Value
+		}
+	}
+	argv := seg.Argv
+	for i := 1; i < len(argv); i++ {
+		a := argv[i]
+		switch {
+		case a == "-C" && i+1 < len(argv):
+			i++
+			dir = join(dir, argv[i])
+		case a == "--git-dir" && i+1 < len(argv):
+			i++
+			gitDir = argv[i]
+		case strings.HasPrefix(a, "--git-dir="):
+			gitDir = strings.TrimPrefix(a, "--git-dir=")
+		case a == "-c" || a == "--work-tree" || a == "--namespace" || a == "--exec-path" || a == "--config-env" || a == "--super-prefix":
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			i = len(argv)
+		}
+	}
+	if gitDir != "" {
+		return e.unprotectedGitDir(join(dir, gitDir))
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return "" // a .git: its files are protected
+		}
+		if why := e.unprotectedGitDir(d); why != "" {
+			return why
+		}
+		if d == e.resolver.Root() || filepath.Dir(d) == d {
+			return ""
+		}
+	}
+}
+
+// unprotectedGitDir returns why dir, a git directory inside the root not
+// named .git, is one whose files gate does not protect; "" otherwise.
+func (e *Engine) unprotectedGitDir(dir string) string {
+	info := e.resolver.Resolve("", dir)
+	if !info.InsideRoot || filepath.Base(info.Resolved) == ".git" || !isGitDir(info.Resolved) {
+		return ""
+	}
+	return "git uses the repository " + info.Rel + ", a git directory not named .git: its configuration and hooks are files gate does not protect, which may run programs"
+}
+
+// isGitDir reports whether dir looks like a git directory to git: a HEAD
+// file and objects/ and refs/ directories.
+func isGitDir(dir string) bool {
+	for name, wantDir := range map[string]bool{"HEAD": false, "objects": true, "refs": true} {
+		fi, err := os.Stat(filepath.Join(dir, name))
+		if err != nil || fi.IsDir() != wantDir {
+			return false
+		}
+	}
+	return true
+}
+
+func join(dir, p string) string {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(dir, p)
+}

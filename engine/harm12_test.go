@@ -203,3 +203,22 @@ func TestReadOnlyModesRealBash(t *testing.T) {
 	refusedStill(t, "python3 -m zipfile -e a.zip .", "python3 -m tarfile -e a.tar", "python3 -m zipfile -l a.zip -e a.zip .",
 		"python3 -m zipfile --list $f", "python3 -m compileall -q .git/hooks")
 }
+
+// TestProtectedPatternsRealBash: a pattern given to a program that may
+// write its operands (one the catalogue does not describe) or as an output
+// option's value names the protected paths it may match at run time, with
+// bash's rules: no case (nocaseglob), a leading dot matched where the
+// pattern spells it or dotglob is on.
+func TestProtectedPatternsRealBash(t *testing.T) {
+	// w.sh writes a configuration whose fsmonitor deletes victim.txt
+	// into the file it is given; git status then runs it
+	const tool = `git init -q && printf '#!/bin/sh\nprintf "[core]\\n\\tfsmonitor = \\"rm -f victim.txt; false\\"\\n" > "$1"\n' > w.sh && chmod +x w.sh`
+	runHarm(t, []harmCase{
+		{command: "./w.sh .gi?/config; git status --short", setup: tool},
+		{command: "./w.sh .git/confi[g]; git status --short", setup: tool},
+		{command: "shopt -s dotglob; ./w.sh */config; git status --short", setup: tool},
+		{command: "shopt -s extglob\n./w.sh @(.git)/config; git status --short", setup: tool},
+		{command: "shopt -s nocaseglob; ./w.sh .GI?/CONFI?; git status --short", setup: tool},
+	})
+	allowedStill(t, "foobarbaz src/*.go", "foobarbaz */config", "foobarbaz ?git/config", "foobarbaz !(x)/config", "comm <(sort a) <(sort b)")
+}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"maps"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -131,9 +132,30 @@ func (e *Engine) protectedArgs(in *Input, seg *SegmentInput, base string, known 
 			}
 		}
 	}
+	// A pattern bash expands to names at run time (.gi?/config): the
+	// protected paths it may name count as written.
+	dots := in.Shell != nil && dotglobMaybe(in.Shell.Segments)
+	pattern := func(word string, dir bool) {
+		if n >= maxProtectedArgs || !globPattern(word) {
+			return
+		}
+		n++
+		if k := e.patternDenyKey(word, dir, dots); k != "" {
+			in.Paths = append(in.Paths, PathInput{PathInfo: fstools.PathInfo{Raw: word, Path: word}, Access: "write",
+				Source: "argument", Segment: &id, Keys: []string{k}})
+		}
+	}
 	for i := 1; i < len(seg.Argv); i++ {
 		a := seg.Argv[i]
-		if !strings.HasPrefix(a, "-") || slices.Contains(seg.Dynamic, i) {
+		if slices.Contains(seg.Dynamic, i) {
+			if operands && !strings.HasPrefix(a, "-") {
+				pattern(a, false)
+			} else if i > 1 && outputOptions[seg.Argv[i-1]] && !slices.Contains(seg.Dynamic, i-1) {
+				pattern(a, true)
+			}
+			continue
+		}
+		if !strings.HasPrefix(a, "-") {
 			continue
 		}
 		name, v, eq := strings.Cut(a, "=")
@@ -151,4 +173,89 @@ func (e *Engine) protectedArgs(in *Input, seg *SegmentInput, base string, known 
 			check(p, false)
 		}
 	}
+}
+
+// globPattern reports a word bash expands as a pattern and nothing else:
+// pattern characters, no expansion or quoting.
+func globPattern(word string) bool {
+	if strings.ContainsAny(word, "$`'\"\\ \t\n<>") {
+		return false // expansions, quotes, process substitutions
+	}
+	return strings.ContainsAny(word, "*?[") || strings.Contains(word, "@(") || strings.Contains(word, "!(")
+}
+
+// dotglobMaybe reports whether patterns in the command may match names
+// that start with a dot without spelling the dot: shopt -s dotglob (or a
+// shopt gate cannot read), or GLOBIGNORE, which turns dotglob on.
+func dotglobMaybe(segs []SegmentInput) bool {
+	for _, s := range segs {
+		if s.Program == "shopt" {
+			for i, a := range s.Argv {
+				if strings.Contains(a, "dotglob") || slices.Contains(s.Dynamic, i) {
+					return true
+				}
+			}
+		}
+		for _, a := range s.Assigns {
+			if a.Name == "GLOBIGNORE" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// patternDenyKey returns a key of data.gate.paths.deny (relative to the
+// root) that a path pattern may match, as a file, or as a directory it
+// writes into with dir; "" if none. Each element of the pattern is matched
+// without regard to case (nocaseglob), and may match a name starting with
+// a dot if it spells the dot (also in an extended pattern), or with dots.
+func (e *Engine) patternDenyKey(word string, dir, dots bool) string {
+	elems := strings.Split(strings.ToLower(filepath.ToSlash(word)), "/")
+	may := func(p, name string) bool {
+		// bash matches a leading dot only where the pattern spells it,
+		// also inside an extended pattern (@(.git), ?(.)git)
+		if strings.HasPrefix(name, ".") && !dots && !strings.HasPrefix(p, ".") && !strings.Contains(p, "(.") && !strings.Contains(p, "|.") {
+			return false
+		}
+		return shellparse.GlobMayMatch(p, name)
+	}
+	// files first, then directories: the message names what is most
+	// likely meant
+	keys := slices.Sorted(maps.Keys(e.denyKeys))
+	slices.SortStableFunc(keys, func(a, b string) int {
+		return strings.Count(b, "/") - strings.Count(a, "/") + 10*(boolInt(strings.HasSuffix(a, "/"))-boolInt(strings.HasSuffix(b, "/")))
+	})
+	for _, k := range keys {
+		if strings.HasPrefix(k, "/") || strings.HasPrefix(k, "~") {
+			continue
+		}
+		isDir := strings.HasSuffix(k, "/")
+		kc := strings.Split(strings.ToLower(strings.TrimSuffix(k, "/")), "/")
+		// the key's elements as a run of the pattern's: its last ones for
+		// a file, any run for a directory the pattern leads into
+		for start := 0; start+len(kc) <= len(elems); start++ {
+			if !isDir && !dir && start+len(kc) != len(elems) {
+				continue
+			}
+			ok := true
+			for j, c := range kc {
+				if !may(elems[start+j], c) {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				return k
+			}
+		}
+	}
+	return ""
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -190,7 +190,8 @@ func TestBareGitDirRealBash(t *testing.T) {
 // TestReadOnlyModesRealBash: the standard library's zipfile and tarfile
 // list and test archives without running or writing anything; py_compile
 // and compileall compile, writing only byte code beside the sources.
-// Their modes that extract or create still count as code.
+// Their modes that extract or create still count as code. tar -t lists
+// an archive the command wrote, and writes none of what it holds.
 func TestReadOnlyModesRealBash(t *testing.T) {
 	const archives = "mkdir -p src && echo 'print(1)' > src/m.py && python3 -m zipfile -c a.zip src && tar cf a.tar src"
 	runBenign(t, []benignCase{
@@ -199,7 +200,10 @@ func TestReadOnlyModesRealBash(t *testing.T) {
 		{command: "python3 -m tarfile -l a.tar", setup: archives},
 		{command: "python3 -m py_compile src/m.py", setup: archives},
 		{command: "python3 -m compileall -q src", setup: archives},
+		// an archive the command wrote, then listed: nothing extracted
+		{command: "tar cf b.tar src && tar -tf b.tar && tar tvf b.tar", setup: archives},
 	})
+	allowedStill(t, "journalctl -u sudo -n 1", "getent passwd root")
 	refusedStill(t, "python3 -m zipfile -e a.zip .", "python3 -m tarfile -e a.tar", "python3 -m zipfile -l a.zip -e a.zip .",
 		"python3 -m zipfile --list $f", "python3 -m compileall -q .git/hooks")
 }

@@ -2622,7 +2622,10 @@ func (w *walker) extracts(seg *Segment, words []wordInfo, c *ctx, sc *scanResult
 			}
 		}
 	}
-	if unknown != "" && (len(w.written) > 0 || w.overflow) && !makesOrLists(seg, words) {
+	if makesOrLists(seg, words) {
+		return // tar -tf a.tar lists what it holds, and writes none of it
+	}
+	if unknown != "" && (len(w.written) > 0 || w.overflow) {
 		seg.Writes = append(seg.Writes, Word{Value: "the files inside " + unknown + " (perhaps a file this command writes first)", Dynamic: true})
 		return
 	}

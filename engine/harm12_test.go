@@ -109,6 +109,9 @@ func TestNumericSubstitutionsRealBash(t *testing.T) {
 		{command: "for k in 1 2; do n=$(ls | wc -l); echo $((n)); wc() { cat f; }; done", setup: payload},
 		{command: "hash -p /bin/cat wc; n=$(wc < f); echo $((n))", setup: payload},
 		{command: "shopt -s expand_aliases; alias wc='cat f #'; n=$(ls | wc -l); echo $((n))", setup: payload},
+		// a file sourced defines functions gate does not read
+		{command: "source ./lib.sh; n=$(ls | wc -l); echo $((n))", setup: payload + "; printf 'wc() { cat f; }\\n' > lib.sh"},
+		{command: ". ./lib.sh; for i in $(seq 1 2); do echo $((i)); done", setup: "echo 'a[$(rm${IFS}-f${IFS}victim.txt)]' > f; printf 'seq() { cat f; }\\n' > lib.sh"},
 	})
 	// counts with file names printed beside them, and formats with
 	// letters: not numbers only

@@ -1904,10 +1904,11 @@ func (w *walker) finish() {
 	}
 	// A substitution taken for numbers prints data when its program's
 	// name may run something else: a function of that name, an alias,
-	// hash or enable, BASH_CMDS, a PATH the command changes.
+	// hash or enable, BASH_CMDS, a PATH the command changes, or a file
+	// sourced, whose functions gate does not read.
 	rebound := len(w.aliases) > 0
 	for _, s := range w.prog.Segments {
-		rebound = rebound || s.Program == "hash" || s.Program == "enable"
+		rebound = rebound || s.Program == "hash" || s.Program == "enable" || s.Program == "source" || s.Program == "."
 		for _, a := range s.Assigns {
 			rebound = rebound || a.Name == "PATH" || strings.HasPrefix(a.Name, "BASH_CMDS") || strings.HasPrefix(a.Name, "BASH_ALIASES")
 		}

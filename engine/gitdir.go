@@ -54,8 +54,11 @@ func (e *Engine) foreignGitDir(cwd string, seg *shellparse.Segment) string {
 		return e.unprotectedGitDir(join(dir, gitDir))
 	}
 	for d := dir; ; d = filepath.Dir(d) {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			return "" // a .git: its files are protected
+		// a .git git takes (a git directory, or a file naming one): its
+		// files are protected; one it rejects (an empty directory) it
+		// passes over, to d itself
+		if fi, err := os.Lstat(filepath.Join(d, ".git")); err == nil && (!fi.IsDir() || isGitDir(filepath.Join(d, ".git"))) {
+			return ""
 		}
 		if why := e.unprotectedGitDir(d); why != "" {
 			return why

@@ -191,8 +191,8 @@ func TestBareGitDirRealBash(t *testing.T) {
 }
 
 // TestReadOnlyModesRealBash: the standard library's zipfile and tarfile
-// list and test archives without running or writing anything; py_compile
-// and compileall compile, writing only byte code beside the sources.
+// list and test archives without running or writing anything (unless a
+// file of the directory is imported instead: TestTwelfthRoundThirdHelper).
 // Their modes that extract or create still count as code. tar -t lists
 // an archive the command wrote, and writes none of what it holds.
 func TestReadOnlyModesRealBash(t *testing.T) {
@@ -201,14 +201,15 @@ func TestReadOnlyModesRealBash(t *testing.T) {
 		{command: "python3 -m zipfile -l a.zip", setup: archives},
 		{command: "python3 -m zipfile -t a.zip", setup: archives},
 		{command: "python3 -m tarfile -l a.tar", setup: archives},
-		{command: "python3 -m py_compile src/m.py", setup: archives},
-		{command: "python3 -m compileall -q src", setup: archives},
 		// an archive the command wrote, then listed: nothing extracted
 		{command: "tar cf b.tar src && tar -tf b.tar && tar tvf b.tar", setup: archives},
 	})
 	allowedStill(t, "journalctl -u sudo -n 1", "getent passwd root")
+	// py_compile and compileall read the files to compile from standard
+	// input or a list (-i), and write byte code beside them, also outside
+	// the root or through a link: still code modules
 	refusedStill(t, "python3 -m zipfile -e a.zip .", "python3 -m tarfile -e a.tar", "python3 -m zipfile -l a.zip -e a.zip .",
-		"python3 -m zipfile --list $f", "python3 -m compileall -q .git/hooks")
+		"python3 -m zipfile --list $f", "python3 -m compileall -q src", "python3 -m py_compile -")
 }
 
 // TestProtectedPatternsRealBash: a pattern given to a program that may
@@ -228,4 +229,35 @@ func TestProtectedPatternsRealBash(t *testing.T) {
 		{command: "shopt -s nocaseglob; ./w.sh .GI?/CONFI?; git status --short", setup: tool},
 	})
 	allowedStill(t, "foobarbaz src/*.go", "foobarbaz */config", "foobarbaz ?git/config", "foobarbaz !(x)/config", "comm <(sort a) <(sort b)")
+}
+
+// TestTwelfthRoundThirdHelperRealBash: the attacks on this round's changes.
+// date without a format prints the day's name, a name arithmetic reads;
+// bash --rcfile F -i sources F first; sh (dash) does not expand braces,
+// nor bash after set +B, so {a,b} is a name an earlier call made; git
+// passes over an empty .git to the directory itself; a git directory
+// written into as a directory; cpio -p copies into its operand; a
+// function's body runs where it is called; python3 -m of a standard module
+// imports a file of the directory first.
+func TestTwelfthRoundThirdHelperRealBash(t *testing.T) {
+	days := ""
+	for _, d := range []string{"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"} {
+		days += d + "='a[$(rm -f victim.txt)]'; "
+	}
+	const fsmonitor = `printf '[core]\n\tbare = false\n\tworktree = ..\n\tfsmonitor = "rm -f victim.txt; false"\n' >> b/config`
+	runHarm(t, []harmCase{
+		{command: days + "n=$(date); echo $((n))"},
+		{command: days + "n=$(date -u); echo $((n))"},
+		{command: "bash --rcfile lib.sh -i -c 'echo $(( $(wc -l < victim.txt) ))' 2>/dev/null", setup: "printf '%s\\n' \"wc(){ echo 'a[\\$(rm -f victim.txt)]'; }\" > lib.sh"},
+		{command: "sh -c 'cd {a,b}; echo x > hooks/pre-commit'", setup: "git init -q && ln -s .git '{a,b}'", tools: []string{"dash"}, harm: ".git/hooks/pre-commit"},
+		{command: "set +B; cd {a,b}; echo x > hooks/pre-commit", setup: "git init -q && ln -s .git '{a,b}'", harm: ".git/hooks/pre-commit"},
+		{command: "bash +B -c 'cd {a,b}; echo x > hooks/pre-commit'", setup: "git init -q && ln -s .git '{a,b}'", harm: ".git/hooks/pre-commit"},
+		{command: "git -C b status --short", setup: "git init -q --bare b && mkdir b/.git && " + fsmonitor},
+		{command: "cp x/config b/", setup: "git init -q --bare b && mkdir x && " + fsmonitor + " && mv b/config x/config", harm: "b/config"},
+		{command: "cpio -pdm .git < list 2>/dev/null", setup: "git init -q && mkdir hooks && printf '#!/bin/sh\\n' > hooks/post-checkout && echo hooks/post-checkout > list", tools: []string{"cpio"}, harm: ".git/hooks/post-checkout"},
+		{command: "f(){ echo x > hooks/pre-commit; }; cd .git; f", setup: "git init -q", harm: ".git/hooks/pre-commit"},
+		{command: "python3 -m json.tool x.json", setup: "echo '{}' > x.json && printf 'import os\\nos.remove(\"victim.txt\")\\n' > argparse.py", tools: []string{"python3"}},
+		{command: "python3 -m zipfile -l a.zip", setup: "printf 'import os\\nos.remove(\"victim.txt\")\\n' > argparse.py", tools: []string{"python3"}},
+	})
+	allowedStill(t, "sh -c 'find . -name \"*.go\" -exec echo {} \\;'", "set -B; echo {a,b}", "n=$(date +%s); echo $((n))", "f(){ ls; }; f")
 }

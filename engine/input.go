@@ -443,6 +443,14 @@ func (e *Engine) shellInput(ctx context.Context, in *Input, args map[string]any)
 				seg.Findings = append(seg.Findings, shellparse.Finding{Code: shellparse.FindInlineCode,
 					Message: seg.Program + " runs inline code that imports modules, and " + why})
 			}
+		} else if seg.RunsModule && stdlibModule(seg.Argv) {
+			// python3 -m json.tool, -m zipfile -l: the standard library's
+			// tool, unless a file in the directory is imported instead
+			// (argparse.py, written by an earlier call)
+			if why := e.importShadow(in.Cwd, seg.Segment); why != "" {
+				seg.Findings = append(seg.Findings, shellparse.Finding{Code: shellparse.FindInlineCode,
+					Message: seg.Program + " runs the standard library's module, and " + why})
+			}
 		}
 		seg.Keys = literalKeys(seg.Argv, seg.Dynamic, e.idx.maxWords)
 		if argv, dyn, ok := withoutInertOptions(seg.Segment, e.cat); ok {
@@ -1148,9 +1156,18 @@ func (e *Engine) pathKeys(info fstools.PathInfo) []string {
 		// b/hooks/) is keyed as a .git is: git runs what its files say
 		all := strings.Split(filepath.ToSlash(info.Rel), "/")
 		dir := e.resolver.Root()
-		for i := 0; i+1 < len(all) && i < maxFloatingDepth; i++ {
+		for i := 0; i < len(all) && i < maxFloatingDepth; i++ {
 			dir = filepath.Join(dir, all[i])
 			if all[i] == ".git" || !isGitDir(dir) {
+				continue
+			}
+			if i+1 == len(all) {
+				// the git directory itself, written into (cp x/config
+				// b/, tar -C b)
+				set[".git"] = true
+				if info.Dir {
+					set[".git/"] = true
+				}
 				continue
 			}
 			k := ".git"
@@ -1209,4 +1226,24 @@ func SetParseHook(f func(command string)) {
 		return
 	}
 	parseHook.Store(&f)
+}
+
+// stdlibModule reports whether argv runs a module of Python's standard
+// library (-m json.tool), or one whose name it cannot find.
+func stdlibModule(argv []string) bool {
+	for i := 1; i < len(argv); i++ {
+		a := argv[i]
+		if !strings.HasPrefix(a, "-") || a == "-" || a == "--" {
+			return true
+		}
+		if j := strings.IndexByte(a, 'm'); j > 0 && !strings.HasPrefix(a, "--") {
+			mod := a[j+1:]
+			if mod == "" && i+1 < len(argv) {
+				mod = argv[i+1]
+			}
+			top, _, _ := strings.Cut(mod, ".")
+			return top == "" || pythonStdlib[top]
+		}
+	}
+	return true
 }

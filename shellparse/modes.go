@@ -307,6 +307,10 @@ var extractDirAttached = map[string]bool{"7z": true, "7za": true, "7zr": true}
 // extractDir records the directory an extractor writes into: the files it
 // extracts land there (tar -x -C .. writes beside the root).
 func extractDir(seg *Segment, words []wordInfo, sc *scanResult) {
+	// cpio -p DIR (-pdm, -dump) copies what it reads into DIR
+	if seg.Program == "cpio" && (sc.hasOption("-p") || sc.hasOption("--pass-through")) && len(sc.operands) > 0 {
+		seg.Writes = append(seg.Writes, words[sc.operands[0]].Word)
+	}
 	opts := extractDirOptions[seg.Program]
 	if len(opts) == 0 || makesOrLists(seg, words) {
 		return

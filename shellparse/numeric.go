@@ -154,12 +154,18 @@ func numericArgs(prog string, args []string) bool {
 		}
 		return len(args) > 0
 	case "date":
+		// only with a format of digits: without one it prints the day's
+		// name (Sat, a name arithmetic reads)
+		format := false
 		for _, a := range args {
-			if !digitFormat.MatchString(a) && a != "-u" && a != "--utc" {
+			switch {
+			case digitFormat.MatchString(a):
+				format = true
+			case a != "-u" && a != "--utc":
 				return false
 			}
 		}
-		return true
+		return format
 	case "nproc":
 		return len(args) == 0 || len(args) == 1 && args[0] == "--all"
 	case "grep", "egrep", "fgrep":

@@ -740,6 +740,9 @@ func (c *ctx) fork(construct string) *ctx {
 	return n
 }
 
+// changesDir finds a word that may change the shell's directory.
+var changesDir = regexp.MustCompile(`(^|[^A-Za-z0-9_.-])(cd|pushd|popd)([^A-Za-z0-9_.-]|$)`)
+
 // funcScope holds the names of the functions a shell has defined. A
 // subshell gets a copy: what it defines is gone when it ends.
 type funcScope struct {
@@ -1315,6 +1318,12 @@ func (w *walker) command(cmd syntax.Command, c *ctx) {
 		}
 		fc := c.fork("function")
 		fc.background = false
+		if changesDir.MatchString(w.src) {
+			// the body runs where the function is called, which a cd
+			// before a call may have changed (f(){ cat >> config; };
+			// cd .git; f)
+			fc.cwd.unknown = true
+		}
 		before := fc.cwd.changes
 		w.inFunction++
 		w.stmt(x.Body, fc)

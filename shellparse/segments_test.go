@@ -905,7 +905,7 @@ func TestSegmentsChdir(t *testing.T) {
 		r("cd /a | rm x", seg("cd", "cd", "/a").in("pipe").cd(), seg("rm", "rm", "x").in("pipe").cd()),
 		r("cd /a || rm x", seg("cd", "cd", "/a").in("or").cd(), seg("rm", "rm", "x").in("or").cdUnknown()),
 		r("if x; then cd /a; fi; rm x", seg("x", "x").in("if").cd(), seg("cd", "cd", "/a").in("if").cd(), seg("rm", "rm", "x").cdUnknown()),
-		r("f() { cd /a; }; f; rm x", seg("cd", "cd", "/a").in("function/block").cd(), seg("f", "f").fn().cdUnknown(), seg("rm", "rm", "x").cdUnknown()),
+		r("f() { cd /a; }; f; rm x", seg("cd", "cd", "/a").in("function/block").cdUnknown(), seg("f", "f").fn().cdUnknown(), seg("rm", "rm", "x").cdUnknown()),
 		r("cd /a & rm x", seg("cd", "cd", "/a").bg().cd(), seg("rm", "rm", "x").cd()),
 		r("echo $(cd /a); rm x", seg("echo", "echo", "$(cd /a)").dyn(1).cd(), seg("cd", "cd", "/a").in("cmdsubst").cd(), seg("rm", "rm", "x").cd()),
 		r("bash -c 'cd /a'; rm x", seg("bash", "bash", "-c", "cd /a").twraps().cd(), seg("cd", "cd", "/a").in("wrapper").by(0, "bash -c").cd(), seg("rm", "rm", "x").cd()),

@@ -745,7 +745,8 @@ func (w *walker) shell(seg *Segment, words []wordInfo, spec *ProgramSpec, c *ctx
 							w.shellOptionValue(seg, name, v[:1]+letter, words[k])
 						}
 						values++
-					case !strings.Contains(shellInvocationLetters, letter) && !strings.ContainsRune(w.p.cat.ShellOptions.SetLetters, l):
+					case !strings.Contains(shellInvocationLetters, letter) && !strings.ContainsRune(w.p.cat.ShellOptions.SetLetters, l),
+						v[0] == '+' && letter == "B":
 						// bash -k, -h...: the set options gate does not
 						// model, as set -k is checked
 						seg.addFinding(FindRebindsCommands, name+" "+v[:1]+letter+" changes how the shell reads commands in a way gate does not model")
@@ -867,6 +868,22 @@ func posixAgrees(seg *Segment, text, via string) {
 	if quoted {
 		seg.addFinding(FindUnsupportedShell, "the script run by "+via+" has single quotes inside \"${x-...}\": quotes for bash, text for sh")
 	}
+	// sh (dash) does not expand braces: {a,b} is a name there, where bash
+	// reads two words
+	braces := false
+	syntax.Walk(bf, func(n syntax.Node) bool {
+		if word, ok := n.(*syntax.Word); ok && syntax.SplitBraces(word) {
+			for _, part := range word.Parts {
+				if be, ok := part.(*syntax.BraceExp); ok && (be.Sequence || len(be.Elems) > 1) {
+					braces = true
+				}
+			}
+		}
+		return !braces
+	})
+	if braces {
+		seg.addFinding(FindUnsupportedShell, "the script run by "+via+" has a brace expansion, which sh does not make: {a,b} is one name for it")
+	}
 }
 
 // maxPOSIXCheck bounds the scripts posixAgrees parses again.
@@ -882,7 +899,7 @@ func (w *walker) shellOptionValue(seg *Segment, name, opt string, wd wordInfo) {
 	inert := w.p.cat.ShellOptions
 	switch opt[1:] {
 	case "o":
-		if wd.Dynamic || !contains(inert.SetNames, wd.Value) {
+		if wd.Dynamic || !contains(inert.SetNames, wd.Value) || opt[0] == '+' && wd.Value == "braceexpand" {
 			seg.addFinding(FindRebindsCommands, name+" "+opt+" "+wd.Value+" changes how the shell reads commands in a way gate does not model")
 		}
 	case "O":
@@ -1909,6 +1926,12 @@ func (w *walker) finish() {
 	rebound := len(w.aliases) > 0
 	for _, s := range w.prog.Segments {
 		rebound = rebound || s.Program == "hash" || s.Program == "enable" || s.Program == "source" || s.Program == "."
+		// a shell that sources start-up files first (bash --rcfile F -i)
+		if spec := w.p.cat.program(s.Program); spec != nil && spec.Shell != nil {
+			for _, o := range s.Options {
+				rebound = rebound || o == "-i" || o == "-l" || o == "--login" || o == "--rcfile" || o == "--init-file" || o == "--interactive"
+			}
+		}
 		for _, a := range s.Assigns {
 			rebound = rebound || a.Name == "PATH" || strings.HasPrefix(a.Name, "BASH_CMDS") || strings.HasPrefix(a.Name, "BASH_ALIASES")
 		}

@@ -663,12 +663,14 @@ func (w *walker) setOptions(seg *Segment, words []wordInfo) {
 					return // set -o lists the options
 				}
 				i++
-				if words[i].Dynamic || !contains(inert.SetNames, words[i].Value) {
-					seg.addFinding(FindRebindsCommands, "set -o "+words[i].Value+" changes how bash reads commands in a way gate does not model")
+				if words[i].Dynamic || !contains(inert.SetNames, words[i].Value) || v[0] == '+' && words[i].Value == "braceexpand" {
+					seg.addFinding(FindRebindsCommands, "set "+v[:1]+"o "+words[i].Value+" changes how bash reads commands in a way gate does not model")
 				}
 				continue
 			}
-			if !strings.ContainsRune(inert.SetLetters, l) {
+			// set +B: braces stay words ({a,b} is a name), where gate
+			// expands them
+			if !strings.ContainsRune(inert.SetLetters, l) || v[0] == '+' && l == 'B' {
 				seg.addFinding(FindRebindsCommands, "set "+string(v[0])+string(l)+" changes how bash reads commands in a way gate does not model")
 			}
 		}

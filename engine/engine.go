@@ -112,13 +112,15 @@ type Engine struct {
 	// denyKeys are the path keys no command may write: data.gate.paths.deny
 	// and Options.Protected (see protectedArgs).
 	denyKeys map[string]bool
-	layers   []string
-	timeout  time.Duration
-	policies *Policies
-	store    storage.Store
-	cache    *decisionCache // nil when off
-	cacheOff string         // why the cache is off
-	parses   *parseCache    // nil when off (see parsecache.go)
+	// rootDenyKeys are denyKeys relative to the root, for patterns
+	rootDenyKeys []denyKey
+	layers       []string
+	timeout      time.Duration
+	policies     *Policies
+	store        storage.Store
+	cache        *decisionCache // nil when off
+	cacheOff     string         // why the cache is off
+	parses       *parseCache    // nil when off (see parsecache.go)
 	// identity is Options.Identity of the options the engine was built
 	// with, when New built it.
 	identity    string
@@ -405,6 +407,7 @@ func NewWithPolicies(ctx context.Context, opts Options, pol *Policies) (*Engine,
 		mask:       &maskQuery{},
 		exec:       &execQuery{},
 	}
+	e.rootDenyKeys = rootDenyKeys(e.denyKeys)
 	if e.timeout <= 0 {
 		e.timeout = DefaultEvalTimeout
 	}

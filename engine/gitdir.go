@@ -37,7 +37,7 @@ func (e *Engine) foreignGitDir(cwd string, seg *shellparse.Segment) string {
 		switch {
 		case a == "-C" && i+1 < len(argv):
 			i++
-			dir = join(dir, argv[i])
+			dir = joinPath(dir, argv[i])
 		case a == "--git-dir" && i+1 < len(argv):
 			i++
 			gitDir = argv[i]
@@ -51,7 +51,7 @@ func (e *Engine) foreignGitDir(cwd string, seg *shellparse.Segment) string {
 		}
 	}
 	if gitDir != "" {
-		return e.unprotectedGitDir(join(dir, gitDir))
+		return e.unprotectedGitDir(joinPath(dir, gitDir))
 	}
 	for d := dir; ; d = filepath.Dir(d) {
 		// a .git git takes (a git directory, or a file naming one): its
@@ -82,16 +82,23 @@ func (e *Engine) unprotectedGitDir(dir string) string {
 // isGitDir reports whether dir looks like a git directory to git: a HEAD
 // file and objects/ and refs/ directories.
 func isGitDir(dir string) bool {
-	for name, wantDir := range map[string]bool{"HEAD": false, "objects": true, "refs": true} {
-		fi, err := os.Stat(filepath.Join(dir, name))
-		if err != nil || fi.IsDir() != wantDir {
+	for _, f := range gitDirFiles {
+		fi, err := os.Stat(filepath.Join(dir, f.name))
+		if err != nil || fi.IsDir() != f.dir {
 			return false
 		}
 	}
 	return true
 }
 
-func join(dir, p string) string {
+// gitDirFiles are what makes a directory a git directory to git.
+var gitDirFiles = [...]struct {
+	name string
+	dir  bool
+}{{"HEAD", false}, {"objects", true}, {"refs", true}}
+
+// joinPath is p, taken relative to dir unless absolute (cd p from dir).
+func joinPath(dir, p string) string {
 	if filepath.IsAbs(p) {
 		return filepath.Clean(p)
 	}

@@ -932,11 +932,7 @@ func (e *Engine) segmentDir(cwd string, seg *shellparse.Segment) (string, bool) 
 	}
 	dir := cwd
 	for _, d := range seg.Chdir {
-		if filepath.IsAbs(d) {
-			dir = filepath.Clean(d)
-		} else {
-			dir = filepath.Join(dir, d)
-		}
+		dir = joinPath(dir, d)
 	}
 	return dir, true
 }

@@ -220,42 +220,55 @@ func (e *Engine) patternDenyKey(word string, dir, dots bool) string {
 		}
 		return shellparse.GlobMayMatch(p, name)
 	}
-	// files first, then directories: the message names what is most
-	// likely meant
-	keys := slices.Sorted(maps.Keys(e.denyKeys))
-	slices.SortStableFunc(keys, func(a, b string) int {
-		return strings.Count(b, "/") - strings.Count(a, "/") + 10*(boolInt(strings.HasSuffix(a, "/"))-boolInt(strings.HasSuffix(b, "/")))
-	})
-	for _, k := range keys {
-		if strings.HasPrefix(k, "/") || strings.HasPrefix(k, "~") {
-			continue
-		}
-		isDir := strings.HasSuffix(k, "/")
-		kc := strings.Split(strings.ToLower(strings.TrimSuffix(k, "/")), "/")
+	for _, k := range e.rootDenyKeys {
 		// the key's elements as a run of the pattern's: its last ones for
 		// a file, any run for a directory the pattern leads into
-		for start := 0; start+len(kc) <= len(elems); start++ {
-			if !isDir && !dir && start+len(kc) != len(elems) {
+		for start := 0; start+len(k.elems) <= len(elems); start++ {
+			if !k.dir && !dir && start+len(k.elems) != len(elems) {
 				continue
 			}
 			ok := true
-			for j, c := range kc {
+			for j, c := range k.elems {
 				if !may(elems[start+j], c) {
 					ok = false
 					break
 				}
 			}
 			if ok {
-				return k
+				return k.key
 			}
 		}
 	}
 	return ""
 }
 
-func boolInt(b bool) int {
-	if b {
-		return 1
+// denyKey is a key of data.gate.paths.deny relative to the root, split
+// into its elements (lower case) for matching patterns.
+type denyKey struct {
+	key   string
+	elems []string
+	dir   bool
+}
+
+// rootDenyKeys returns the relative keys of deny, files before
+// directories and longer before shorter: a pattern's message names what
+// it most likely means.
+func rootDenyKeys(deny map[string]bool) []denyKey {
+	var out []denyKey
+	for _, k := range slices.Sorted(maps.Keys(deny)) {
+		if strings.HasPrefix(k, "/") || strings.HasPrefix(k, "~") {
+			continue
+		}
+		out = append(out, denyKey{key: k, elems: strings.Split(strings.ToLower(strings.TrimSuffix(k, "/")), "/"), dir: strings.HasSuffix(k, "/")})
 	}
-	return 0
+	slices.SortStableFunc(out, func(a, b denyKey) int {
+		if a.dir != b.dir {
+			if a.dir {
+				return 1
+			}
+			return -1
+		}
+		return len(b.elems) - len(a.elems)
+	})
+	return out
 }

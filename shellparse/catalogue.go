@@ -202,6 +202,10 @@ type ProgramSpec struct {
 	// list is reported (unknown_option): the program may read it in a way
 	// gate does not know.
 	Getopt *GetoptSpec `json:"getopt,omitempty"`
+
+	// withValue and flags are OptionsWithValue and Flags as sets, made by
+	// Validate (nil for a spec made at run time).
+	withValue, flags map[string]bool
 	// PosixOptions stops option parsing at the first operand, as
 	// interpreters do: what follows their script belongs to the script
 	// (python3 app.py -c cfg passes -c to app.py).
@@ -715,6 +719,7 @@ func (c *Catalogue) Validate() error {
 		if p == nil {
 			return fmt.Errorf("catalogue: program %q has no description", name)
 		}
+		p.withValue, p.flags = setOf(p.OptionsWithValue), setOf(p.Flags)
 		if err := p.checkModes(); err != nil {
 			return fmt.Errorf("catalogue: program %q: %w", name, err)
 		}
@@ -934,7 +939,7 @@ func (p *ProgramSpec) takesValue(opt string) bool {
 		}
 		return false
 	}
-	return p != nil && contains(p.OptionsWithValue, opt)
+	return p != nil && member(p.withValue, p.OptionsWithValue, opt)
 }
 
 // runsOrWritesOptions reports whether the program has options whose value
@@ -971,7 +976,7 @@ func (p *ProgramSpec) knowsOption(opt string) bool {
 		_, _, ok := p.Getopt.lookupLong(opt)
 		return ok
 	}
-	if contains(p.OptionsWithValue, opt) || contains(p.Flags, opt) {
+	if member(p.withValue, p.OptionsWithValue, opt) || member(p.flags, p.Flags, opt) {
 		return true
 	}
 	_, ok := p.OptionAliases[opt]

@@ -142,7 +142,7 @@ func (g *GetoptSpec) read(v string) getoptWord {
 		return r
 	}
 	for i := 1; i < len(v); i++ {
-		opt := "-" + v[i:i+1]
+		opt := shortOption(v[i])
 		kind, ok := g.short[opt]
 		if !ok {
 			r.unknown = opt

@@ -4,7 +4,6 @@ import (
 	"path"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode"
@@ -1481,6 +1480,25 @@ type scanResult struct {
 	// cannot read (-v$X), given to a program with options that run or
 	// write something.
 	unread []string
+	// split holds optionNames of the option words read, by index, for
+	// views to read the same words again without splitting them again.
+	split []optionSplit
+}
+
+// optionSplit is what optionNames gave for one word.
+type optionSplit struct {
+	names    []string
+	attached bool
+}
+
+// optionNames returns optionNames(words[i].Value, spec), as scan found it
+// when it read the word.
+func (s *scanResult) optionNames(words []wordInfo, i int, spec *ProgramSpec) ([]string, bool) {
+	if s != nil && i < len(s.split) && s.split[i].names != nil {
+		return s.split[i].names, s.split[i].attached
+	}
+	names, _, attached := optionNames(words[i].Value, spec)
+	return names, attached
 }
 
 func (s *scanResult) hasOption(opt string) bool { return contains(s.options, opt) }
@@ -1585,9 +1603,9 @@ func optionNames(v string, spec *ProgramSpec) ([]string, string, bool) {
 	if opt := spec.multiLetterPrefix(v); opt != "" {
 		return []string{opt}, v[len(opt):], true // zip -TTcmd
 	}
-	var names []string
+	names := make([]string, 0, len(v)-1)
 	for i := 1; i < len(v); i++ {
-		opt := "-" + v[i:i+1]
+		opt := shortOption(v[i])
 		names = append(names, opt)
 		if spec.takesValue(opt) && i+1 < len(v) {
 			return names, v[i+1:], true
@@ -1595,6 +1613,19 @@ func optionNames(v string, spec *ProgramSpec) ([]string, string, bool) {
 	}
 	return names, "", false
 }
+
+// shortOptions are the one-letter option names "-a" ... of every byte,
+// made once: option words are split into them for every command and
+// every exec.
+var shortOptions = func() (t [256]string) {
+	for c := range t {
+		t[c] = "-" + string([]byte{byte(c)})
+	}
+	return t
+}()
+
+// shortOption returns "-" followed by the byte c.
+func shortOption(c byte) string { return shortOptions[c] }
 
 // operandsStartWith reports whether the operands begin with form's words
 // (or one of them is not known statically).
@@ -1771,6 +1802,10 @@ func scan(words []wordInfo, spec *ProgramSpec) *scanResult {
 			continue
 		}
 		names, val, attached := optionNames(wd.Value, spec)
+		if s.split == nil {
+			s.split = make([]optionSplit, len(words))
+		}
+		s.split[i] = optionSplit{names: names, attached: attached}
 		last := s.addOptions(names, spec)
 		switch {
 		case attached:
@@ -1904,7 +1939,7 @@ func (w *walker) views(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *sc
 			continue
 		}
 		if !endOpts && isOption(wd.Value) {
-			names, _, attached := optionNames(wd.Value, spec)
+			names, attached := sc.optionNames(words, i, spec)
 			last := names[len(names)-1]
 			if attached {
 				continue
@@ -1990,16 +2025,12 @@ func equalStrings(a, b []string) bool {
 }
 
 func uniqueSorted(list []string) []string {
-	out := []string{}
-	seen := map[string]bool{}
-	for _, s := range list {
-		if !seen[s] {
-			seen[s] = true
-			out = append(out, s)
-		}
+	if len(list) == 0 {
+		return []string{}
 	}
-	sort.Strings(out)
-	return out
+	out := slices.Clone(list)
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // removes records the files the program takes away from their name

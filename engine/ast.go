@@ -29,7 +29,7 @@ var inputKeys = []string{
 	"transparent", "function_call", "imports_code", "proven_code", "content_known", "findings", "code", "keys",
 	"path_keys", "uncertain_keys", "identity", "maybe_runs", "maybe_keys",
 	// PathInput
-	"raw", "resolved", "inside_root", "rel", "exists", "dir", "symlink", "links", "git_ignored", "access", "replaces",
+	"raw", "resolved", "inside_root", "rel", "exists", "dir", "symlink", "links", "git_ignored", "access", "replaces", "temp",
 	"source", "segment",
 	// Change, ToolError
 	"new", "old_size", "new_size", "diff", "replacements", "repair", "type", "display",
@@ -292,7 +292,7 @@ func wordsValue(words []shellparse.Word) *ast.Term {
 }
 
 func pathValue(p *PathInput) *ast.Term {
-	b := newObject(15)
+	b := newObject(16)
 	b.str("raw", p.Raw)
 	b.str("path", p.Path)
 	b.str("resolved", p.Resolved)
@@ -309,6 +309,7 @@ func pathValue(p *PathInput) *ast.Term {
 	b.str("source", p.Source)
 	b.bool("dynamic", p.Dynamic)
 	b.boolOmit("replaces", p.Replaces)
+	b.boolOmit("temp", p.Temp)
 	if p.Segment != nil {
 		b.int("segment", *p.Segment)
 	}

@@ -54,6 +54,11 @@ type Options struct {
 	Root string
 	// Home is the home directory (~); it defaults to the user's.
 	Home string
+	// TempDir is the temporary directory, which the fs layer lets commands
+	// write and shell commands may write without asking (a path's facts
+	// say "temp"); it defaults to os.TempDir(). "/", or a directory that
+	// holds the home directory or the root, is no temporary directory.
+	TempDir string
 	// PolicyDirs are loaded besides the embedded default policies.
 	PolicyDirs []string
 	// Protected are files and directories no call may write (gate's own
@@ -108,6 +113,7 @@ type Engine struct {
 	idx        *index
 	ids        *identities
 	home       string
+	temp       string       // resolved temporary directory, or ""
 	secrets    []secretPath // data.gate.paths.secret and Options.Secret, absolute
 	// denyKeys are the path keys no command may write: data.gate.paths.deny
 	// and Options.Protected (see protectedArgs).
@@ -330,6 +336,27 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 	return e, nil
 }
 
+// tempDir resolves the temporary directory dir (os.TempDir() when empty).
+// It returns "" for "/", a relative path, one that does not resolve, one
+// that holds home (writing there is writing the home directory's files),
+// and one that holds the root: a workspace in the temporary directory
+// keeps its edge there (../x is outside it).
+func tempDir(dir, home, root string) string {
+	if dir == "" {
+		dir = os.TempDir()
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil || !filepath.IsAbs(real) || filepath.Dir(real) == real {
+		return ""
+	}
+	for _, d := range []string{home, root} {
+		if _, under := fstools.Within(real, d); d != "" && under {
+			return ""
+		}
+	}
+	return real
+}
+
 // NewWithPolicies is New with policies already loaded.
 func NewWithPolicies(ctx context.Context, opts Options, pol *Policies) (*Engine, error) {
 	if err := opts.Settings.Validate(); err != nil {
@@ -399,6 +426,7 @@ func NewWithPolicies(ctx context.Context, opts Options, pol *Policies) (*Engine,
 		idx:        idx,
 		ids:        newIdentities(excludedPrograms(idx)),
 		home:       home,
+		temp:       tempDir(opts.TempDir, home, resolver.Root()),
 		secrets:    secretPaths(secret, dataSecret, home),
 		denyKeys:   denyKeySet(protected, dataDeny),
 		layers:     slices.Clone(opts.Layers),

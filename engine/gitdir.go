@@ -63,20 +63,25 @@ func (e *Engine) foreignGitDir(cwd string, seg *shellparse.Segment) string {
 		if why := e.unprotectedGitDir(d); why != "" {
 			return why
 		}
-		if d == e.resolver.Root() || filepath.Dir(d) == d {
+		if d == e.resolver.Root() || d == e.temp || filepath.Dir(d) == d {
 			return ""
 		}
 	}
 }
 
-// unprotectedGitDir returns why dir, a git directory inside the root not
-// named .git, is one whose files gate does not protect; "" otherwise.
+// unprotectedGitDir returns why dir, a git directory inside the root (or
+// the temporary directory) not named .git, is one whose files gate does
+// not protect; "" otherwise.
 func (e *Engine) unprotectedGitDir(dir string) string {
 	info := e.resolver.Resolve("", dir)
-	if !info.InsideRoot || filepath.Base(info.Resolved) == ".git" || !isGitDir(info.Resolved) {
+	_, rel, ok := e.workspaceRel(info)
+	if !ok || filepath.Base(info.Resolved) == ".git" || !isGitDir(info.Resolved) {
 		return ""
 	}
-	return "git uses the repository " + info.Rel + ", a git directory not named .git: its configuration and hooks are files gate does not protect, which may run programs"
+	if !info.InsideRoot {
+		rel = info.Resolved
+	}
+	return "git uses the repository " + rel + ", a git directory not named .git: its configuration and hooks are files gate does not protect, which may run programs"
 }
 
 // isGitDir reports whether dir looks like a git directory to git: a HEAD

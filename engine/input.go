@@ -136,6 +136,9 @@ type PathInput struct {
 	// to (mv, install, sed -i, chmod: Segment.Replaces): the devices of
 	// data.gate.paths.writable are written in place only.
 	Replaces bool `json:"replaces,omitempty"`
+	// Temp is set when Resolved is below the temporary directory (not the
+	// directory itself), which the fs layer lets commands write.
+	Temp bool `json:"temp,omitempty"`
 	// Keys are the lookup keys of data.gate.paths (see policies/gate/paths).
 	Keys []string `json:"keys"`
 }
@@ -314,6 +317,10 @@ func globBase(pat string) string {
 func (in *Input) addPath(e *Engine, base, p, access, source string) *PathInput {
 	info := e.resolver.Resolve(base, p)
 	pi := PathInput{PathInfo: info, Access: access, Source: source}
+	if e.temp != "" {
+		rel, under := fstools.Within(e.temp, info.Resolved)
+		pi.Temp = under && rel != "."
+	}
 	if in.Tool != ToolShell && info.InsideRoot {
 		pi.GitIgnored = e.fs.GitIgnored(info.Rel, info.Dir)
 	}
@@ -1132,8 +1139,8 @@ func (e *Engine) pathKeys(info fstools.PathInfo) []string {
 			}
 		}
 	}
-	if info.InsideRoot && info.Rel != "." {
-		elems := strings.Split(filepath.ToSlash(info.Rel), "/")
+	if base, rel, ok := e.workspaceRel(info); ok && rel != "." {
+		elems := strings.Split(filepath.ToSlash(rel), "/")
 		if len(elems) > maxFloatingDepth {
 			elems = elems[len(elems)-maxFloatingDepth:]
 		}
@@ -1150,8 +1157,8 @@ func (e *Engine) pathKeys(info fstools.PathInfo) []string {
 		}
 		// a git directory by another name (a bare repository b: b/config,
 		// b/hooks/) is keyed as a .git is: git runs what its files say
-		all := strings.Split(filepath.ToSlash(info.Rel), "/")
-		dir := e.resolver.Root()
+		all := strings.Split(filepath.ToSlash(rel), "/")
+		dir := base
 		for i := 0; i < len(all) && i < maxFloatingDepth; i++ {
 			dir = filepath.Join(dir, all[i])
 			if all[i] == ".git" || !isGitDir(dir) {
@@ -1183,6 +1190,22 @@ func (e *Engine) pathKeys(info fstools.PathInfo) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// workspaceRel returns the directory a resolved path is keyed under, and
+// the path relative to it: the root, or else the temporary directory,
+// which commands write without asking and whose files are keyed alike
+// (.git/hooks/ and .git/config are protected in a repository there too).
+func (e *Engine) workspaceRel(info fstools.PathInfo) (string, string, bool) {
+	if info.InsideRoot {
+		return e.resolver.Root(), info.Rel, true
+	}
+	if e.temp != "" {
+		if rel, ok := fstools.Within(e.temp, info.Resolved); ok {
+			return e.temp, rel, true
+		}
+	}
+	return "", "", false
 }
 
 // anchored adds prefix+each leading run of p's elements: directories with a

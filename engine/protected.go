@@ -118,8 +118,8 @@ func (e *Engine) protectedArgs(in *Input, seg *SegmentInput, base string, known 
 				under = append(under, "~/"+filepath.ToSlash(rel)+"/")
 			}
 		}
-		if info.InsideRoot && info.Rel != "." {
-			under = append(under, filepath.ToSlash(info.Rel)+"/")
+		if _, rel, ok := e.workspaceRel(info); ok && rel != "." {
+			under = append(under, filepath.ToSlash(rel)+"/")
 		}
 		for _, k := range under {
 			for d := range e.denyKeys {

@@ -177,6 +177,26 @@ test_shell_write_outside_root_asks if {
 	_deny(call) == set()
 }
 
+# Below the temporary directory (path facts: temp), as the fs layer allows:
+# also a new file under the name (mv, sed -i). The directory itself, and a
+# file tool, are no exception.
+test_shell_writes_below_temp_dir if {
+	every replaces in [false, true] {
+		p := object.union(lib.abs("/tmp/out.txt", "write", "redirect"), {"temp": true, "replaces": replaces})
+		_codes(_redirect(p)) == set()
+	}
+	_codes(_redirect(lib.abs("/tmp", "write", "redirect"))) == {"path_outside_root"}
+	call := lib.call("write_file", {"file_path": "/tmp/x", "content": "x"}, [object.union(lib.abs("/tmp/x", "write", "file_path"), {"temp": true})])
+	"path_outside_root" in {r.code | some r in _deny(call)}
+}
+
+# A protected or secret path below the temporary directory is judged as
+# anywhere: temp only lifts the ask for leaving the root.
+test_shell_temp_dir_protected_path_still_denied if {
+	p := object.union(lib.abs("/tmp/x/.git/hooks/pre-commit", "write", "redirect"), {"temp": true, "keys": [".git/hooks/", ".git/hooks/pre-commit"]})
+	"path_protected" in _codes(_redirect(p))
+}
+
 test_shell_writes_to_writable_paths if {
 	every p in ["/dev/null", "/dev/stderr", "/dev/fd/3"] {
 		_codes(_redirect(lib.abs(p, "write", "redirect"))) == set()

@@ -46,9 +46,10 @@ var IdentityExcluded = map[string]string{
 // decision, besides the fields in IdentityExcluded, and of the process
 // state the engine reads: the build of the running binary (which embeds
 // the default policies and the engine's code), the content of every file
-// in the policy directories, and $PATH (programs named by exclude entries
-// are recognised by their file). Root, home and protected and secret
-// paths are resolved as New resolves them. Nothing is compiled.
+// in the policy directories, $PATH (programs named by exclude entries
+// are recognised by their file) and the temporary directory ($TMPDIR).
+// Root, home, the temporary directory and protected and secret paths are
+// resolved as New resolves them. Nothing is compiled.
 func (o Options) Identity() (string, error) {
 	build, err := BuildID()
 	if err != nil {
@@ -95,8 +96,10 @@ func (o Options) Identity() (string, error) {
 		Remote      [3]string
 		Limits      any
 		Path        string
+		Temp        string
 	}{identityVersion, build, o.Settings, root, home, policies, absPathKeys(o.Protected), absPathKeys(o.Secret), timeout,
-		[3]string{o.Remote.URL, fmt.Sprint(o.Remote.KeepSettings), hex.EncodeToString(token[:])}, o.Limits, os.Getenv("PATH")}
+		[3]string{o.Remote.URL, fmt.Sprint(o.Remote.KeepSettings), hex.EncodeToString(token[:])}, o.Limits, os.Getenv("PATH"),
+		tempDir(o.TempDir, home, root)}
 	bs, err := json.Marshal(doc)
 	if err != nil {
 		return "", err

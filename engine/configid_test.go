@@ -41,6 +41,7 @@ func TestIdentityCoversOptions(t *testing.T) {
 		"EvalTimeout": func(o *Options) { o.EvalTimeout = time.Minute },
 		"Remote":      func(o *Options) { o.Remote.Token = "t" },
 		"Limits":      func(o *Options) { o.Limits = shellparse.Limits{MaxWords: 3} },
+		"TempDir":     func(o *Options) { o.TempDir = dir },
 		// Excluded:
 		"Layers":             func(o *Options) { o.Layers = []string{"static", "exec"} },
 		"CacheEntries":       func(o *Options) { o.CacheEntries = -1 },

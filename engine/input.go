@@ -368,9 +368,29 @@ func (e *Engine) shellInput(ctx context.Context, in *Input, args map[string]any)
 		dynamic := func(raw, source string) {
 			in.Paths = append(in.Paths, PathInput{PathInfo: fstools.PathInfo{Raw: raw}, Access: "write", Source: source, Dynamic: true, Segment: &id, Keys: []string{}})
 		}
+		findDone := false
 		add := func(w shellparse.Word, source string) {
 			if w.Pipe {
 				return // a pipe to a command decided as its own segment
+			}
+			if w.Dynamic && w.Value == "{}" && source == "argument" && strings.HasPrefix(seg.Via, "find -") && seg.Parent >= 0 {
+				// the files find gives the action, walked now
+				if fbase, fknown := e.segmentDir(in.Cwd, sh.Segments[seg.Parent].Segment); fknown {
+					if files, ok := e.findFiles(sh.Segments, seg.Segment, fbase); ok {
+						if !findDone {
+							findDone = true
+							for _, f := range files {
+								pi := in.addPath(e, fbase, f, "write", source)
+								pi.Segment = &id
+								pi.Replaces = seg.Replaces
+								if !seg.ModeOnly {
+									written[pi.Resolved] = true
+								}
+							}
+						}
+						return
+					}
+				}
 			}
 			if w.Dynamic || (!known && !filepath.IsAbs(w.Value)) {
 				dynamic(w.Value, source)

@@ -80,7 +80,7 @@ func (e *Engine) findFiles(segs []SegmentInput, seg *shellparse.Segment, base st
 	}
 	find := segs[seg.Parent].Segment
 	if find.Program != "find" || find.ProgramPath != "" || len(find.Dynamic) > 0 || !findActionsInPlace(segs, find, e.cat) ||
-		!nothingWrittenBefore(segs, find.ID) {
+		!nothingWrittenBefore(segs, find.ID, e.cat) {
 		return nil, false
 	}
 	plan, ok := readFind(find.Argv, seg.Argv)
@@ -98,7 +98,10 @@ func (e *Engine) findFiles(segs []SegmentInput, seg *shellparse.Segment, base st
 		}
 		fi, err := os.Lstat(root)
 		if err != nil {
-			continue // find reports it and goes on
+			// a start point that does not exist now may exist when find
+			// runs (made by a process already running, or a name that
+			// leads elsewhere then); one gate cannot read, find may
+			return nil, false
 		}
 		var walk func(dir, shown string, mode fs.FileMode, depth int) bool
 		walk = func(p, shown string, mode fs.FileMode, depth int) bool {
@@ -120,7 +123,9 @@ func (e *Engine) findFiles(segs []SegmentInput, seg *shellparse.Segment, base st
 			}
 			ents, err := os.ReadDir(p)
 			if err != nil {
-				return true // find reports it and goes on
+				// find may read what gate cannot (its actions may
+				// chmod the directory first)
+				return false
 			}
 			for _, ent := range ents {
 				child := shown + "/" + ent.Name()
@@ -162,7 +167,7 @@ func findActionsInPlace(segs []SegmentInput, find *shellparse.Segment, cat *shel
 			continue
 		}
 		if s.Kind != shellparse.KindCommand || s.FunctionCall || s.ProgramPath != "" || s.Program == "" ||
-			!cat.MakesNoFile(s.Program) || len(s.Removes) > 0 || s.WritesUnnamed {
+			!cat.MakesNoFile(s.Program) || makesNames[s.Program] || len(s.Removes) > 0 || s.WritesUnnamed {
 			return false
 		}
 		for _, w := range s.Writes {
@@ -180,8 +185,9 @@ func findActionsInPlace(segs []SegmentInput, find *shellparse.Segment, cat *shel
 }
 
 // nothingWrittenBefore reports whether no segment other than find (id) and
-// the commands it runs may write or make a name before or while it runs.
-func nothingWrittenBefore(segs []SegmentInput, id int) bool {
+// the commands it runs may write or make a name (mkdir, a program outside
+// makes_no_files) before or while it runs.
+func nothingWrittenBefore(segs []SegmentInput, id int, cat *shellparse.Catalogue) bool {
 	own := func(i int) bool {
 		for j := i; j >= 0 && j < len(segs); j = segs[j].Parent {
 			if j == id {
@@ -195,7 +201,8 @@ func nothingWrittenBefore(segs []SegmentInput, id int) bool {
 			return false
 		}
 		s := segs[i].Segment
-		if s.Kind != shellparse.KindCommand || s.Program == "" || len(s.Writes) > 0 || len(s.Removes) > 0 || s.WritesUnnamed {
+		if s.Kind != shellparse.KindCommand || s.Program == "" || len(s.Writes) > 0 || len(s.Removes) > 0 || s.WritesUnnamed ||
+			makesNames[s.Program] || creates(s, cat) {
 			return true
 		}
 		for _, r := range s.Redirects {
@@ -448,15 +455,19 @@ func (p *findParser) primary() (*findNode, bool) {
 		if !ok {
 			return nil, false
 		}
-		re := findPattern(v, a == "-iname" || a == "-ipath" || a == "-iwholename")
+		fold := a == "-iname" || a == "-ipath" || a == "-iwholename"
+		re := findPattern(v, fold)
 		whole := a != "-name" && a != "-iname"
+		wild := strings.ContainsAny(v, "?[")
 		return &findNode{test: func(x findEntry) tri {
-			if re == nil {
-				return triUnknown
-			}
 			s := x.name
 			if whole {
 				s = x.path
+			}
+			// what ? or a class matches in a name with bytes above
+			// ASCII, and how case folds there, depend on find's locale
+			if re == nil || (wild || fold) && !ascii(s) {
+				return triUnknown
 			}
 			if re.MatchString(s) {
 				return triTrue
@@ -505,6 +516,12 @@ func (p *findParser) primary() (*findNode, bool) {
 // FNM_PATHNAME or FNM_PERIOD: * matches / and a leading dot) to a regular
 // expression, or nil when it has a form gate does not read.
 func findPattern(pat string, fold bool) *regexp.Regexp {
+	// bytes above ASCII (their characters depend on the locale), a
+	// trailing backslash (fnmatch matches nothing) and a class under case
+	// folding (find folds a range's ends: [F-a] is empty) are not read
+	if !ascii(pat) || strings.HasSuffix(pat, `\`) || fold && strings.Contains(pat, "[") {
+		return nil
+	}
 	var b strings.Builder
 	b.WriteString("^(?s)")
 	if fold {
@@ -550,6 +567,20 @@ func findPattern(pat string, fold bool) *regexp.Regexp {
 	}
 	return re
 }
+
+// ascii reports whether s has only ASCII bytes.
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// makesNames are programs in makes_no_files that still make a name (a
+// directory, a fifo) without writing a file gate sees.
+var makesNames = map[string]bool{"mkdir": true, "mkfifo": true, "mknod": true, "install": true, "mktemp": true, "ln": true, "link": true, "mv": true, "cp": true}
 
 // findType evaluates -type LIST (f, d, l, p, s, b, c; D is a door).
 func findType(list string, mode fs.FileMode) tri {

@@ -3,6 +3,7 @@ package engine
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/gate-dev/gate/shellparse"
@@ -57,8 +58,29 @@ func (e *Engine) foreignGitDir(cwd string, seg *shellparse.Segment) string {
 		// a .git git takes (a git directory, or a file naming one): its
 		// files are protected; one it rejects (an empty directory) it
 		// passes over, to d itself
-		if fi, err := os.Lstat(filepath.Join(d, ".git")); err == nil && (!fi.IsDir() || isGitDir(filepath.Join(d, ".git"))) {
-			return ""
+		if fi, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			dotgit := filepath.Join(d, ".git")
+			if fi.Mode()&os.ModeSymlink != 0 {
+				if real, err := filepath.EvalSymlinks(dotgit); err == nil {
+					if st, err := os.Stat(real); err == nil && st.IsDir() {
+						if gitTakes(real) && slices.Contains(strings.Split(filepath.ToSlash(real), "/"), ".git") {
+							return ""
+						}
+						return "git uses " + real + ", which the symlink " + dotgit + " names: a repository gate does not protect"
+					}
+				}
+			}
+			switch {
+			case !fi.IsDir():
+				// a .git file (gitdir: PATH): git uses PATH
+				return gitFileTarget(dotgit)
+			case gitTakes(dotgit):
+				return ""
+			case isGitDir(dotgit):
+				// HEAD and a commondir file: objects, refs and config
+				// are in the directory it names
+				return "git uses " + dotgit + ", whose configuration is in the directory its commondir file names, which gate does not protect"
+			}
 		}
 		if why := e.unprotectedGitDir(d); why != "" {
 			return why
@@ -84,9 +106,9 @@ func (e *Engine) unprotectedGitDir(dir string) string {
 	return "git uses the repository " + rel + ", a git directory not named .git: its configuration and hooks are files gate does not protect, which may run programs"
 }
 
-// isGitDir reports whether dir looks like a git directory to git: a HEAD
-// file and objects/ and refs/ directories.
-func isGitDir(dir string) bool {
+// gitTakes reports whether git surely takes dir as a git directory: a
+// HEAD file and objects/ and refs/ directories.
+func gitTakes(dir string) bool {
 	for _, f := range gitDirFiles {
 		fi, err := os.Stat(filepath.Join(dir, f.name))
 		if err != nil || fi.IsDir() != f.dir {
@@ -94,6 +116,49 @@ func isGitDir(dir string) bool {
 		}
 	}
 	return true
+}
+
+// isGitDir reports whether dir may be a git directory, or hold one's
+// files: what gitTakes sees, HEAD with a commondir file (git finds objects,
+// refs and config in the directory it names), or objects/ and refs/
+// without HEAD (such a common directory).
+func isGitDir(dir string) bool {
+	if gitTakes(dir) {
+		return true
+	}
+	is := func(name string, wantDir bool) bool {
+		fi, err := os.Stat(filepath.Join(dir, name))
+		return err == nil && fi.IsDir() == wantDir
+	}
+	return is("HEAD", false) && is("commondir", false) || is("objects", true) && is("refs", true)
+}
+
+// gitFileTarget returns why the .git file at p leads git to a repository
+// gate does not protect: one whose path has no .git element (a linked
+// worktree's and a submodule's are inside the main repository's .git);
+// "" otherwise. A file gate cannot read or parse is one such.
+func gitFileTarget(p string) string {
+	f, err := os.Open(p)
+	if err != nil {
+		return "git reads " + p + ", a .git file gate cannot read"
+	}
+	defer f.Close()
+	buf := make([]byte, 4096)
+	n, _ := f.Read(buf)
+	line, _, _ := strings.Cut(string(buf[:n]), "\n")
+	target, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
+	target = strings.TrimSpace(target)
+	if !ok || target == "" {
+		return "git reads " + p + ", a .git file gate cannot read"
+	}
+	target = joinPath(filepath.Dir(p), target)
+	if real, err := filepath.EvalSymlinks(target); err == nil {
+		target = real
+	}
+	if slices.Contains(strings.Split(filepath.ToSlash(target), "/"), ".git") {
+		return ""
+	}
+	return "git uses " + target + ", which the .git file " + p + " names: a repository gate does not protect"
 }
 
 // gitDirFiles are what makes a directory a git directory to git.

@@ -959,9 +959,60 @@ func (e *Engine) segmentDir(cwd string, seg *shellparse.Segment) (string, bool) 
 	}
 	dir := cwd
 	for _, d := range seg.Chdir {
-		dir = joinPath(dir, d)
+		next, ok := physicalJoin(dir, d)
+		if !ok {
+			return cwd, false
+		}
+		dir = next
 	}
 	return dir, true
+}
+
+// physicalJoin is cd d from dir: joinPath, when a ".." in d leaves a
+// directory the same way bash does. bash takes cd l/.. lexically but
+// falls back to the physical path when the lexical one does not exist (cd
+// l/../x, l a symlink to /ext/sub, is /ext/x), and cd -P takes it
+// physically: so a ".." is only read lexically after a path with no
+// symlink in it now. Its part that does not exist yet is made by the
+// command (mkdir): the parser makes the directory unknown when the command
+// may make a symlink (ln, mv, cp -a, an archive, git). A program gate does
+// not model (make, a script) that makes one is the project's code: the fs
+// layer confines what it leads to.
+func physicalJoin(dir, d string) (string, bool) {
+	cur := dir
+	if filepath.IsAbs(d) {
+		cur = "/"
+	}
+	for _, elem := range strings.Split(d, "/") {
+		switch elem {
+		case "", ".":
+			continue
+		case "..":
+			if !noSymlink(cur) {
+				return "", false
+			}
+			cur = filepath.Dir(cur)
+		default:
+			cur = filepath.Join(cur, elem)
+		}
+	}
+	return filepath.Clean(cur), true
+}
+
+// noSymlink reports whether the longest part of the absolute path p that
+// exists has no symlink in it.
+func noSymlink(p string) bool {
+	p = filepath.Clean(p)
+	for {
+		real, err := filepath.EvalSymlinks(p)
+		if err == nil {
+			return real == p
+		}
+		if !errors.Is(err, fs.ErrNotExist) || filepath.Dir(p) == p {
+			return false
+		}
+		p = filepath.Dir(p)
+	}
 }
 
 // programFacts checks a command word that names a file: it must not be

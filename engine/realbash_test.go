@@ -15,6 +15,7 @@ type realBash struct {
 	t    *testing.T
 	e    *Engine
 	root string
+	out  string // see outside
 }
 
 // newRealBash makes the engine and runs setup (a bash script, given args as

@@ -1880,6 +1880,11 @@ func contextHas(context []string, names ...string) bool {
 	return false
 }
 
+// hasDotDot reports whether the path p has a ".." element.
+func hasDotDot(p string) bool {
+	return slices.Contains(strings.Split(p, "/"), "..")
+}
+
 // finish reports arithmetic and indirect expansions of tainted variables,
 // scripts written more than once, and alias definitions something may read
 // after.
@@ -1904,6 +1909,19 @@ func bashSetsFromData(name string) bool {
 }
 
 func (w *walker) finish() {
+	// cd l/.. leaves l the way bash does only when no symlink is on the
+	// way (the engine checks the disk); a command that may make one (ln,
+	// mv, cp -a, an archive, git checking out a tree) makes the directory
+	// after such a cd unknown
+	relinks := false
+	for _, s := range w.prog.Segments {
+		relinks = relinks || s.Relinks || w.p.cat.Extractor(s.Program) || s.Program == "git"
+	}
+	for _, s := range w.prog.Segments {
+		if relinks && slices.ContainsFunc(s.Chdir, hasDotDot) {
+			s.ChdirUnknown, s.Chdir = true, nil
+		}
+	}
 	traps := false
 	for _, s := range w.prog.Segments {
 		traps = traps || s.Program == "trap" || strings.HasPrefix(s.Via, "trap")

@@ -2280,6 +2280,25 @@ func (w *walker) writes(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *s
 				}
 				seg.Writes = append(seg.Writes, Word{Value: backup, Dynamic: f.Dynamic})
 			}
+			// mv -b -S t .gi DIR/ and mv -S t -t DIR .gi back up
+			// DIR/.gi as DIR/.git: each source's name in the directory
+			// it lands in (the last operand may be one)
+			if ws.Operands == "last" && !strings.Contains(v.Value, "*") {
+				var dirs []Word
+				if n := len(operands); n >= 2 {
+					dirs = append(dirs, words[operands[n-1]].Word)
+				}
+				for _, o := range ws.Options {
+					dirs = append(dirs, sc.values[o]...)
+				}
+				for _, dir := range dirs {
+					for _, i := range operands {
+						if f := words[i].Word; f.Value != dir.Value {
+							seg.Writes = append(seg.Writes, Word{Value: path.Join(dir.Value, path.Base(f.Value)) + v.Value, Dynamic: f.Dynamic || dir.Dynamic})
+						}
+					}
+				}
+			}
 		}
 	}
 	switch ws.Operands {

@@ -44,6 +44,8 @@ func TestThirteenthRoundRealBash(t *testing.T) {
 			"ln -s {O}/sub l && cd -P l/.. && echo pwned > f", func(r *realBash) bool { return fileText(r.t, filepath.Join(r.outside(), "f")) != "" }},
 		{"cd through a symlink to a missing directory", "ln -s {O}/sub l",
 			"cd l/../x && echo pwned > f", func(r *realBash) bool { return fileText(r.t, filepath.Join(r.outside(), "x/f")) != "" }},
+		{"cd -P through a symlink git checks out first", "git checkout -q -b b && ln -s {O}/sub l && git add l && git -c user.name=a -c user.email=a@b commit -qm l && git checkout -q -",
+			"git checkout -q b && cd -P l/.. && echo pwned > f", func(r *realBash) bool { return fileText(r.t, filepath.Join(r.outside(), "f")) != "" }},
 		{"cd -P through a directory replaced by a symlink", "mkdir d",
 			"mv d d2 && ln -s {O}/sub d && cd -P d/.. && echo pwned > f", func(r *realBash) bool { return fileText(r.t, filepath.Join(r.outside(), "f")) != "" }},
 	} {

@@ -1911,11 +1911,11 @@ func bashSetsFromData(name string) bool {
 func (w *walker) finish() {
 	// cd l/.. leaves l the way bash does only when no symlink is on the
 	// way (the engine checks the disk); a command that may make one (ln,
-	// mv, cp -a, an archive, git checking out a tree) makes the directory
+	// mv, cp -a, an archive, git checkout: Relinks) makes the directory
 	// after such a cd unknown
 	relinks := false
 	for _, s := range w.prog.Segments {
-		relinks = relinks || s.Relinks || w.p.cat.Extractor(s.Program) || s.Program == "git"
+		relinks = relinks || s.Relinks || w.p.cat.Extractor(s.Program)
 	}
 	for _, s := range w.prog.Segments {
 		if relinks && slices.ContainsFunc(s.Chdir, hasDotDot) {

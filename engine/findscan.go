@@ -167,7 +167,10 @@ func findActionsInPlace(segs []SegmentInput, find *shellparse.Segment, cat *shel
 			continue
 		}
 		if s.Kind != shellparse.KindCommand || s.FunctionCall || s.ProgramPath != "" || s.Program == "" ||
-			!cat.MakesNoFile(s.Program) || makesNames[s.Program] || len(s.Removes) > 0 || s.WritesUnnamed {
+			!cat.MakesNoFile(s.Program) || makesNames[s.Program] || len(s.Removes) > 0 || s.WritesUnnamed ||
+			slices.Contains(s.Options, "-R") || slices.Contains(s.Options, "--recursive") {
+			// chmod -R DIR changes what is below DIR too: a hard
+			// link there is a protected file's
 			return false
 		}
 		for _, w := range s.Writes {

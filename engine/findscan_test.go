@@ -57,6 +57,7 @@ func TestFindExecFilesRealBash(t *testing.T) {
 		{"a pattern ending in a backslash", `ln -s O/target.txt 'x\'`, `find . -type l ! -name '*\' -exec chmod 600 {} \;`},
 		{"a pattern above ASCII", "ln -s O/target.txt 'Ã©'", `find . -type l ! -name 'é' -exec chmod 600 {} \;`},
 		{"a start made by mkdir first", "", `mkdir n; find n/../.git/hooks -exec chmod 777 {} +`},
+		{"a recursive action", "ln .git/config sub/hl", `find . -maxdepth 1 -name sub -exec chmod -R 777 {} +`},
 		{"-depth ignores -prune", "", `find . -depth -path ./.git -prune -o -type f -exec sed -i '1i x' {} +`},
 		{"an unknown test before -prune", "", `find . -empty -prune -o -type f -exec sed -i '1i x' {} +`},
 	} {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -19,12 +20,15 @@ import (
 // looks: a .git in a directory, or the directory itself. "" when the
 // repository is a .git, outside the root, or not known.
 func (e *Engine) foreignGitDir(cwd string, seg *shellparse.Segment) string {
-	if seg.Program != "git" || seg.ProgramPath != "" {
+	if seg.Program != "git" || seg.ProgramPath != "" || seg.ChdirUnknown {
 		return ""
 	}
-	dir, known := e.segmentDir(cwd, seg)
-	if !known {
-		return ""
+	// where git starts, spelled as bash and git are given it: cd's and
+	// -C's paths joined without cleaning, so that a symlink followed by
+	// ".." leads where the kernel takes it (git -C l/.., cd -P l/..)
+	raw := cwd
+	for _, d := range seg.Chdir {
+		raw = rawJoin(raw, d)
 	}
 	gitDir := ""
 	for _, a := range seg.Assigns {
@@ -38,12 +42,15 @@ func (e *Engine) foreignGitDir(cwd string, seg *shellparse.Segment) string {
 		switch {
 		case a == "-C" && i+1 < len(argv):
 			i++
-			dir = joinPath(dir, argv[i])
+			raw = rawJoin(raw, argv[i])
 		case a == "--git-dir" && i+1 < len(argv):
 			i++
 			gitDir = argv[i]
 		case strings.HasPrefix(a, "--git-dir="):
 			gitDir = strings.TrimPrefix(a, "--git-dir=")
+		case a == "--bare" && gitDir == "":
+			// git --bare: the directory it starts in is the repository
+			gitDir = "."
 		case a == "-c" || a == "--work-tree" || a == "--namespace" || a == "--exec-path" || a == "--config-env" || a == "--super-prefix":
 			i++
 		case strings.HasPrefix(a, "-"):
@@ -52,8 +59,47 @@ func (e *Engine) foreignGitDir(cwd string, seg *shellparse.Segment) string {
 		}
 	}
 	if gitDir != "" {
-		return e.unprotectedGitDir(joinPath(dir, gitDir))
+		raw = rawJoin(raw, gitDir)
 	}
+	// the directory read lexically, and where the kernel leads (the two
+	// differ after a symlink and "..")
+	for _, dir := range pathReadings(raw) {
+		var why string
+		if gitDir != "" {
+			why = e.unprotectedGitDir(dir)
+		} else {
+			why = e.foundGitDir(dir)
+		}
+		if why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
+// rawJoin is p taken from dir (an absolute p replaces it), not cleaned.
+func rawJoin(dir, p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return dir + "/" + p
+}
+
+// pathReadings returns raw cleaned lexically and, when it exists, as the
+// kernel resolves it (symlinks followed before each ".."), without
+// repeats.
+func pathReadings(raw string) []string {
+	out := []string{filepath.Clean(raw)}
+	if real, err := filepath.EvalSymlinks(raw); err == nil && real != out[0] {
+		out = append(out, real)
+	}
+	return out
+}
+
+// foundGitDir returns why the repository git finds from dir, looking as
+// git looks (a .git in a directory, or the directory itself, then up), is
+// one gate does not protect; "" otherwise.
+func (e *Engine) foundGitDir(dir string) string {
 	for d := dir; ; d = filepath.Dir(d) {
 		// a .git git takes (a git directory, or a file naming one): its
 		// files are protected; one it rejects (an empty directory) it
@@ -77,9 +123,10 @@ func (e *Engine) foreignGitDir(cwd string, seg *shellparse.Segment) string {
 			case gitTakes(dotgit):
 				return ""
 			case isGitDir(dotgit):
-				// HEAD and a commondir file: objects, refs and config
-				// are in the directory it names
-				return "git uses " + dotgit + ", whose configuration is in the directory its commondir file names, which gate does not protect"
+				// HEAD and a commondir file (objects, refs and config
+				// are in the directory it names), or objects and refs
+				// that are not directories
+				return "git may use " + dotgit + ", laid out so that its configuration may be in files gate does not protect"
 			}
 		}
 		if why := e.unprotectedGitDir(d); why != "" {
@@ -96,6 +143,10 @@ func (e *Engine) foreignGitDir(cwd string, seg *shellparse.Segment) string {
 // not protect; "" otherwise.
 func (e *Engine) unprotectedGitDir(dir string) string {
 	info := e.resolver.Resolve("", dir)
+	if fi, err := os.Stat(info.Resolved); err == nil && fi.Mode().IsRegular() {
+		// GIT_DIR=f, --git-dir=f: a .git file by another name
+		return gitFileTarget(info.Resolved)
+	}
 	_, rel, ok := e.workspaceRel(info)
 	if !ok || filepath.Base(info.Resolved) == ".git" || !isGitDir(info.Resolved) {
 		return ""
@@ -119,18 +170,16 @@ func gitTakes(dir string) bool {
 }
 
 // isGitDir reports whether dir may be a git directory, or hold one's
-// files: what gitTakes sees, HEAD with a commondir file (git finds objects,
-// refs and config in the directory it names), or objects/ and refs/
+// files: HEAD with objects and refs (git only checks that it can reach
+// them: plain files do), HEAD with a commondir file (git finds objects,
+// refs and config in the directory it names), or objects and refs
 // without HEAD (such a common directory).
 func isGitDir(dir string) bool {
-	if gitTakes(dir) {
-		return true
+	has := func(name string) bool {
+		_, err := os.Stat(filepath.Join(dir, name))
+		return err == nil
 	}
-	is := func(name string, wantDir bool) bool {
-		fi, err := os.Stat(filepath.Join(dir, name))
-		return err == nil && fi.IsDir() == wantDir
-	}
-	return is("HEAD", false) && is("commondir", false) || is("objects", true) && is("refs", true)
+	return has("objects") && has("refs") || has("HEAD") && has("commondir")
 }
 
 // gitFileTarget returns why the .git file at p leads git to a repository
@@ -144,21 +193,23 @@ func gitFileTarget(p string) string {
 	}
 	defer f.Close()
 	buf := make([]byte, 4096)
-	n, _ := f.Read(buf)
-	line, _, _ := strings.Cut(string(buf[:n]), "\n")
-	target, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
-	target = strings.TrimSpace(target)
-	if !ok || target == "" {
+	n, _ := io.ReadFull(f, buf)
+	// as git reads it: "gitdir: " then the path to the end, less the
+	// newlines and carriage returns that end it (spaces and newlines
+	// inside are the path's)
+	target, ok := strings.CutPrefix(string(buf[:n]), "gitdir: ")
+	target = strings.TrimRight(target, "\r\n")
+	if !ok || target == "" || n == len(buf) {
 		return "git reads " + p + ", a .git file gate cannot read"
 	}
-	target = joinPath(filepath.Dir(p), target)
-	if real, err := filepath.EvalSymlinks(target); err == nil {
-		target = real
+	// the path as the kernel takes it (l/.. after a symlink l), and as
+	// written: both must lead into a .git
+	for _, t := range pathReadings(rawJoin(filepath.Dir(p), target)) {
+		if !slices.Contains(strings.Split(filepath.ToSlash(t), "/"), ".git") {
+			return "git uses " + t + ", which the .git file " + p + " names: a repository gate does not protect"
+		}
 	}
-	if slices.Contains(strings.Split(filepath.ToSlash(target), "/"), ".git") {
-		return ""
-	}
-	return "git uses " + target + ", which the .git file " + p + " names: a repository gate does not protect"
+	return ""
 }
 
 // gitDirFiles are what makes a directory a git directory to git.

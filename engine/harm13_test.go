@@ -18,6 +18,7 @@ func TestThirteenthRoundRealBash(t *testing.T) {
 		t.Skip("SKIP: git is not installed")
 	}
 	const repo = "git init -q .; git -c user.name=a -c user.email=a@b commit -q --allow-empty -m init; "
+	const subRepo = "mkdir -p sub/b/objects sub/b/refs && echo 'ref: refs/heads/main' > sub/b/HEAD && printf '[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = ../..\n\tfsmonitor = rm -f victim.txt\n' > sub/b/config"
 	for _, tc := range []struct {
 		name, setup, command string
 		harmed               func(r *realBash) bool
@@ -38,6 +39,21 @@ func TestThirteenthRoundRealBash(t *testing.T) {
 			"mv -b -S t .gi sub/r/", func(r *realBash) bool { return r.exists("sub/r/.git") }},
 		{"a backup suffix from the environment", "mkdir -p sub/r && echo 'gitdir: x' > sub/r/.gi && echo y > y",
 			"SIMPLE_BACKUP_SUFFIX=t mv -b y sub/r/.gi", func(r *realBash) bool { return r.exists("sub/r/.git") }},
+		// rt15: a hand-made repository sub/b (allowed to make: it is no
+		// git directory yet), reached where gate had read the path
+		// lexically, or laid out as git accepts it
+		{"cd into the repository through ..", subRepo, "cd sub/b/refs/.. && git status", func(r *realBash) bool { return !r.exists("victim.txt") }},
+		{"git -C through a symlink", subRepo + " && ln -s sub/b/objects l", "git -C l status", func(r *realBash) bool { return !r.exists("victim.txt") }},
+		{"git -C a symlink and ..", subRepo + " && ln -s sub/b/objects l", "git -C l/.. status", func(r *realBash) bool { return !r.exists("victim.txt") }},
+		{"--git-dir a symlink and ..", subRepo + " && ln -s sub/b/objects l", "git --git-dir=l/.. status", func(r *realBash) bool { return !r.exists("victim.txt") }},
+		{"objects and refs as files", "mkdir -p sub/c && echo 'ref: refs/heads/main' > sub/c/HEAD && printf '[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = ../..\n\tfsmonitor = rm -f victim.txt\n' > sub/c/config && touch sub/c/objects sub/c/refs && chmod +x sub/c/objects sub/c/refs",
+			"git -C sub/c status", func(r *realBash) bool { return !r.exists("victim.txt") }},
+		{"git --bare in the root", "mkdir -p objects refs && echo 'ref: refs/heads/main' > HEAD && printf '[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = .\n\tfsmonitor = rm -f victim.txt\n' > config",
+			"git --bare status", func(r *realBash) bool { return !r.exists("victim.txt") }},
+		{"a .git file with a trailing space", "mkdir -p sub/w 'sub/b/.git /objects' 'sub/b/.git /refs' && echo 'ref: refs/heads/main' > 'sub/b/.git /HEAD' && printf '[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tfsmonitor = rm -f victim.txt ../victim.txt ../../victim.txt\n' > 'sub/b/.git /config' && printf 'gitdir: ../b/.git \n' > sub/w/.git",
+			"git -C sub/w status", func(r *realBash) bool { return !r.exists("victim.txt") }},
+		{"a backup suffix by rsync", "mkdir -p sub/r && echo 'gitdir: x' > sub/r/.gi && echo y > y",
+			"rsync -b --suffix=t y sub/r/.gi", func(r *realBash) bool { return r.exists("sub/r/.git") }},
 		// cd l/..: bash leaves l physically with -P, and when the
 		// lexical directory does not exist
 		{"cd -P through a symlink made first", "",

@@ -975,9 +975,9 @@ func (e *Engine) segmentDir(cwd string, seg *shellparse.Segment) (string, bool) 
 // physically: so a ".." is only read lexically after a path with no
 // symlink in it now. Its part that does not exist yet is made by the
 // command (mkdir): the parser makes the directory unknown when the command
-// may make a symlink (ln, mv, cp -a, an archive, git checkout). A program gate does
-// not model (make, a script) that makes one is the project's code: the fs
-// layer confines what it leads to.
+// may make a symlink (ln, mv, cp -a, an archive, git checkout). A program
+// gate does not model (make, a script) that makes one is the project's
+// code: the fs layer confines what it leads to.
 func physicalJoin(dir, d string) (string, bool) {
 	cur := dir
 	if filepath.IsAbs(d) {

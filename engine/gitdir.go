@@ -20,7 +20,9 @@ import (
 // looks: a .git in a directory, or the directory itself. "" when the
 // repository is a .git, outside the root, or not known.
 func (e *Engine) foreignGitDir(cwd string, seg *shellparse.Segment) string {
-	if seg.Program != "git" || seg.ProgramPath != "" || seg.ChdirUnknown {
+	// git by its path (/usr/bin/git) too: a project's ./git script is
+	// only checked the more for it
+	if seg.Program != "git" || seg.ChdirUnknown {
 		return ""
 	}
 	// where git starts, spelled as bash and git are given it: cd's and
@@ -58,8 +60,18 @@ func (e *Engine) foreignGitDir(cwd string, seg *shellparse.Segment) string {
 			i = len(argv)
 		}
 	}
+	start := raw
 	if gitDir != "" {
 		raw = rawJoin(raw, gitDir)
+	}
+	// git archive --remote=PATH runs upload-archive in the repository at
+	// PATH, with its configuration (tar.<format>.command)
+	if remote, ok := archiveRemote(seg.Argv); ok && !strings.Contains(remote, "://") && !strings.Contains(remote, ":") {
+		for _, dir := range pathReadings(rawJoin(start, remote)) {
+			if why := e.foundGitDir(dir); why != "" {
+				return why
+			}
+		}
 	}
 	// the directory read lexically, and where the kernel leads (the two
 	// differ after a symlink and "..")
@@ -75,6 +87,22 @@ func (e *Engine) foreignGitDir(cwd string, seg *shellparse.Segment) string {
 		}
 	}
 	return ""
+}
+
+// archiveRemote returns the --remote of git archive, if any.
+func archiveRemote(argv []string) (string, bool) {
+	if !slices.Contains(argv, "archive") {
+		return "", false
+	}
+	for i, a := range argv {
+		if v, ok := strings.CutPrefix(a, "--remote="); ok {
+			return v, true
+		}
+		if a == "--remote" && i+1 < len(argv) {
+			return argv[i+1], true
+		}
+	}
+	return "", false
 }
 
 // rawJoin is p taken from dir (an absolute p replaces it), not cleaned.

@@ -14,7 +14,8 @@ import (
 // earlier call's setup, then the command), then that gate refuses the
 // command; each precision row that gate allows it and bash does it.
 func TestThirteenthRoundRealBash(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
+	gitPath, err := exec.LookPath("git")
+	if err != nil {
 		t.Skip("SKIP: git is not installed")
 	}
 	const repo = "git init -q .; git -c user.name=a -c user.email=a@b commit -q --allow-empty -m init; "
@@ -54,6 +55,12 @@ func TestThirteenthRoundRealBash(t *testing.T) {
 			"git -C sub/w status", func(r *realBash) bool { return !r.exists("victim.txt") }},
 		{"a backup suffix by rsync", "mkdir -p sub/r && echo 'gitdir: x' > sub/r/.gi && echo y > y",
 			"rsync -b --suffix=t y sub/r/.gi", func(r *realBash) bool { return r.exists("sub/r/.git") }},
+		// rt16: git by its path, a local remote's configuration, a
+		// wrapper's working directory
+		{"git by its path", subRepo, "{GIT} -C sub/b status", func(r *realBash) bool { return !r.exists("victim.txt") }},
+		{"git archive of a local remote", "mkdir -p sub/b && printf '[tar \"x\"]\n\tcommand = rm -f victim.txt ../victim.txt ../../victim.txt\n\tremote = true\n' > sub/b/config && cp -r .git/objects .git/refs .git/HEAD sub/b/",
+			"git archive --remote=sub/b --format=x HEAD", func(r *realBash) bool { return !r.exists("victim.txt") }},
+		{"unshare --wd", subRepo, "unshare --wd=sub/b git status", func(r *realBash) bool { return !r.exists("victim.txt") }},
 		// cd l/..: bash leaves l physically with -P, and when the
 		// lexical directory does not exist
 		{"cd -P through a symlink made first", "",
@@ -70,7 +77,7 @@ func TestThirteenthRoundRealBash(t *testing.T) {
 				return strings.NewReplacer("{R}", r.root, "{O}", r.outside()).Replace(repo + "echo v > victim.txt; " + tc.setup)
 			}
 			command := func(r *realBash) string {
-				return strings.NewReplacer("{R}", r.root, "{O}", r.outside()).Replace(tc.command)
+				return strings.NewReplacer("{R}", r.root, "{O}", r.outside(), "{GIT}", gitPath).Replace(tc.command)
 			}
 			other := newRealBash(t, "")
 			other.run("set -e; "+setup(other), "HOME="+t.TempDir(), "GIT_CONFIG_NOSYSTEM=1")

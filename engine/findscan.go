@@ -69,23 +69,29 @@ type findPlan struct {
 	depthFirst         bool // -depth: -prune does nothing
 }
 
-// findFiles returns the files the -exec (or -execdir, -ok, -okdir) action
-// whose command is seg may be given, relative to base (find's directory),
-// or false when gate cannot tell: the find's words are not all known, it
-// follows symlinks, its expression has a primary gate does not know, the
-// walk is too long, or something in the command may make a name first.
-func (e *Engine) findFiles(segs []SegmentInput, seg *shellparse.Segment, base string) ([]string, bool) {
-	if seg.Parent < 0 || seg.Parent >= len(segs) || !strings.HasPrefix(seg.Via, "find -") {
-		return nil, false
+// findFiles returns find's directory and the files the -exec (or
+// -execdir, -ok, -okdir) action whose command is seg may be given,
+// relative to it, or false when seg is no such action or gate cannot tell:
+// the find's words or directory are not all known, it follows symlinks,
+// its expression has a primary gate does not know, the walk is too long,
+// or something in the command may make a name first.
+func (e *Engine) findFiles(cwd string, segs []SegmentInput, seg *shellparse.Segment) (string, []string, bool) {
+	if seg.Parent < 0 || seg.Parent >= len(segs) || !strings.HasPrefix(seg.Via, "find -") ||
+		!slices.ContainsFunc(seg.Writes, func(w shellparse.Word) bool { return w.Dynamic && w.Value == "{}" }) {
+		return "", nil, false
 	}
 	find := segs[seg.Parent].Segment
 	if find.Program != "find" || find.ProgramPath != "" || len(find.Dynamic) > 0 || !findActionsInPlace(segs, find, e.cat) ||
 		!nothingWrittenBefore(segs, find.ID, e.cat) {
-		return nil, false
+		return "", nil, false
+	}
+	base, known := e.segmentDir(cwd, find)
+	if !known {
+		return "", nil, false
 	}
 	plan, ok := readFind(find.Argv, seg.Argv)
 	if !ok {
-		return nil, false
+		return "", nil, false
 	}
 	var files []string
 	visits := 0
@@ -101,7 +107,7 @@ func (e *Engine) findFiles(segs []SegmentInput, seg *shellparse.Segment, base st
 			// a start point that does not exist now may exist when find
 			// runs (made by a process already running, or a name that
 			// leads elsewhere then); one gate cannot read, find may
-			return nil, false
+			return "", nil, false
 		}
 		var walk func(dir, shown string, mode fs.FileMode, depth int) bool
 		walk = func(p, shown string, mode fs.FileMode, depth int) bool {
@@ -139,10 +145,10 @@ func (e *Engine) findFiles(segs []SegmentInput, seg *shellparse.Segment, base st
 			return true
 		}
 		if !walk(root, start, fi.Mode(), 0) {
-			return nil, false
+			return "", nil, false
 		}
 	}
-	return files, true
+	return base, files, true
 }
 
 // findActionsInPlace reports whether every command find runs writes only

@@ -137,7 +137,7 @@ func (e *Engine) foundGitDir(dir string) string {
 			if fi.Mode()&os.ModeSymlink != 0 {
 				if real, err := filepath.EvalSymlinks(dotgit); err == nil {
 					if st, err := os.Stat(real); err == nil && st.IsDir() {
-						if gitTakes(real) && slices.Contains(strings.Split(filepath.ToSlash(real), "/"), ".git") {
+						if gitTakes(real) && inDotGit(real) {
 							return ""
 						}
 						return "git uses " + real + ", which the symlink " + dotgit + " names: a repository gate does not protect"
@@ -233,7 +233,7 @@ func gitFileTarget(p string) string {
 	// the path as the kernel takes it (l/.. after a symlink l), and as
 	// written: both must lead into a .git
 	for _, t := range pathReadings(rawJoin(filepath.Dir(p), target)) {
-		if !slices.Contains(strings.Split(filepath.ToSlash(t), "/"), ".git") {
+		if !inDotGit(t) {
 			return "git uses " + t + ", which the .git file " + p + " names: a repository gate does not protect"
 		}
 	}
@@ -246,10 +246,7 @@ var gitDirFiles = [...]struct {
 	dir  bool
 }{{"HEAD", false}, {"objects", true}, {"refs", true}}
 
-// joinPath is p, taken relative to dir unless absolute (cd p from dir).
-func joinPath(dir, p string) string {
-	if filepath.IsAbs(p) {
-		return filepath.Clean(p)
-	}
-	return filepath.Join(dir, p)
+// inDotGit reports whether the path p has an element named .git.
+func inDotGit(p string) bool {
+	return slices.Contains(strings.Split(filepath.ToSlash(p), "/"), ".git")
 }

@@ -368,29 +368,23 @@ func (e *Engine) shellInput(ctx context.Context, in *Input, args map[string]any)
 		dynamic := func(raw, source string) {
 			in.Paths = append(in.Paths, PathInput{PathInfo: fstools.PathInfo{Raw: raw}, Access: "write", Source: source, Dynamic: true, Segment: &id, Keys: []string{}})
 		}
-		findDone := false
+		// the files find gives the action ({}), walked once
+		findBase, findFiles, findKnown := e.findFiles(in.Cwd, sh.Segments, seg.Segment)
 		add := func(w shellparse.Word, source string) {
 			if w.Pipe {
 				return // a pipe to a command decided as its own segment
 			}
-			if w.Dynamic && w.Value == "{}" && source == "argument" && strings.HasPrefix(seg.Via, "find -") && seg.Parent >= 0 {
-				// the files find gives the action, walked now
-				if fbase, fknown := e.segmentDir(in.Cwd, sh.Segments[seg.Parent].Segment); fknown {
-					if files, ok := e.findFiles(sh.Segments, seg.Segment, fbase); ok {
-						if !findDone {
-							findDone = true
-							for _, f := range files {
-								pi := in.addPath(e, fbase, f, "write", source)
-								pi.Segment = &id
-								pi.Replaces = seg.Replaces
-								if !seg.ModeOnly {
-									written[pi.Resolved] = true
-								}
-							}
-						}
-						return
+			if findKnown && w.Dynamic && w.Value == "{}" && source == "argument" {
+				for _, f := range findFiles {
+					pi := in.addPath(e, findBase, f, "write", source)
+					pi.Segment = &id
+					pi.Replaces = seg.Replaces
+					if !seg.ModeOnly {
+						written[pi.Resolved] = true
 					}
 				}
+				findFiles = nil // one {} or many: the same files
+				return
 			}
 			if w.Dynamic || (!known && !filepath.IsAbs(w.Value)) {
 				dynamic(w.Value, source)
@@ -968,7 +962,7 @@ func (e *Engine) segmentDir(cwd string, seg *shellparse.Segment) (string, bool) 
 	return dir, true
 }
 
-// physicalJoin is cd d from dir: joinPath, when a ".." in d leaves a
+// physicalJoin is cd d from dir: filepath.Join, when a ".." in d leaves a
 // directory the same way bash does. bash takes cd l/.. lexically but
 // falls back to the physical path when the lexical one does not exist (cd
 // l/../x, l a symlink to /ext/sub, is /ext/x), and cd -P takes it

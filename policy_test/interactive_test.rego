@@ -50,6 +50,10 @@ _interactive := {
 	"sudo -s": _one("sudo -s", object.union(lib.seg(0, ["sudo", "-s"]), {"wrapper": true})),
 	"su": _one("su", lib.seg(0, ["su"])),
 	"chroot /srv": _one("chroot /srv", lib.seg(0, ["chroot", "/srv"])),
+	# ruby -v exits only when given no program: ruby -v - reads stdin
+	"ruby -v -": _one("ruby -v -", object.union(lib.seg(0, ["ruby", "-v"]), {"argv": ["ruby", "-v", "-"], "path": ["ruby", "-"]})),
+	"ruby -w": _one("ruby -w", lib.seg(0, ["ruby", "-w"])),
+	"lua -v -": _one("lua -v -", object.union(lib.seg(0, ["lua", "-v"]), {"argv": ["lua", "-v", "-"], "path": ["lua", "-"]})),
 }
 
 # Commands that run what gate sees, or nothing.
@@ -69,6 +73,9 @@ _not_interactive := {
 	"node -v": _one("node -v", lib.seg(0, ["node", "-v"])),
 	"perl -v": _one("perl -v", lib.seg(0, ["perl", "-v"])),
 	"perl -V": _one("perl -V", lib.seg(0, ["perl", "-V"])),
+	"ruby -v": _one("ruby -v", lib.seg(0, ["ruby", "-v"])),
+	"lua -v": _one("lua -v", lib.seg(0, ["lua", "-v"])),
+	"luajit -v": _one("luajit -v", lib.seg(0, ["luajit", "-v"])),
 	"sudo ls": lib.shell("sudo ls", [object.union(lib.seg(0, ["sudo", "ls"]), {"wrapper": true}), _inside(lib.seg(1, ["ls"]), 0, "sudo")]),
 	"ls": lib.run("ls"),
 	"env X=1": _env_assign,

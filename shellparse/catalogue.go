@@ -31,6 +31,11 @@ type Catalogue struct {
 	// EnvInert lists variables (path.Match patterns) matched by
 	// EnvUnprovable that are known not to change what runs (GIT_TRACE).
 	EnvInert []string `json:"env_inert"`
+	// EnvInertValues maps variables of EnvUnprovable to the words
+	// (path.Match patterns) of values known to run nothing and name no
+	// file (NODE_OPTIONS=--max-old-space-size=4096): a value made of
+	// them alone is inert.
+	EnvInertValues map[string][]string `json:"env_inert_values,omitempty"`
 	// PromptVars lists variables whose value bash expands like a prompt string
 	// (PS4 under xtrace, PROMPT_COMMAND): their literal value is parsed for
 	// command substitutions.
@@ -346,6 +351,10 @@ type WrapperSpec struct {
 	// SkipOperands is the number of operands before the command (timeout's
 	// duration, flock's lock file, chroot's directory).
 	SkipOperands int `json:"skip_operands,omitempty"`
+	// SkipUnlessOption skips those operands only when the wrapper's first
+	// argument is not an option: setarch ARCH cmd, but setarch -R cmd runs
+	// cmd for the machine's own architecture.
+	SkipUnlessOption bool `json:"skip_unless_option,omitempty"`
 	// Subcommands, when set, makes the program a wrapper only after one of
 	// these words (npm exec, pnpm dlx).
 	Subcommands []string `json:"subcommands,omitempty"`
@@ -489,6 +498,13 @@ type InlineCodeSpec struct {
 	// only read (python3 -m zipfile -l a.zip): given one of them and no
 	// other option, it runs nothing given in its arguments.
 	CodeModuleReads map[string][]string `json:"code_module_reads,omitempty"`
+	// CompileModules map modules that only compile the source files (or
+	// the trees) they are given, writing bytecode into __pycache__ beside
+	// them (python3 -m py_compile x.py, -m compileall src), to their
+	// options that take a value. Given no file, "-" or a list file (-i),
+	// they compile names read at run time (or every directory of the
+	// search path): unprovable.
+	CompileModules map[string][]string `json:"compile_modules,omitempty"`
 	// ModulePrograms maps a module run with ModuleOptions to the program
 	// whose command line it is, where their names differ (python3 -m
 	// IPython is ipython). A module named as a catalogue program or
@@ -758,6 +774,13 @@ func (c *Catalogue) Validate() error {
 				if _, err := path.Match(k, ""); err != nil {
 					return fmt.Errorf("catalogue: program %q: bad key pattern %q", name, k)
 				}
+			}
+		}
+	}
+	for name, pats := range c.EnvInertValues {
+		for _, pat := range pats {
+			if _, err := path.Match(pat, ""); err != nil || pat == "" || pat == "*" {
+				return fmt.Errorf("catalogue: bad env_inert_values pattern %q for %s", pat, name)
 			}
 		}
 	}

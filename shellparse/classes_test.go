@@ -183,3 +183,81 @@ func TestSegmentsProgramFiles(t *testing.T) {
 		r("ed f <<< '!rm x'", seg("ed", "ed", "f").rd(Redirect{Op: "<<<", Target: "!rm x"}).find("inline_code")),
 	})
 }
+
+// The fourteenth round's classes (rt17, rt18): whether any segment of the
+// command has a finding of the code, or none at all ("").
+func TestFourteenthRoundFindings(t *testing.T) {
+	p := testParser(t)
+	for _, tc := range []struct{ command, code string }{
+		// bash's own integer variables evaluate what they are given
+		{"RANDOM='a[$(rm v)]'", FindArithInjection},
+		{"read OPTIND <<< 'a[$(rm v)]'", FindArithInjection},
+		{"mapfile -t HISTCMD <<< 'a[$(rm v)]'", FindArithInjection},
+		{"x='a[$(rm v)]'; declare -i q; : ${q:=x}", FindArithInjection},
+		{"RANDOM=5; OPTIND=1; echo $RANDOM", ""},
+		{"while getopts ab o; do :; done; shift $((OPTIND-1))", ""},
+		// a program gate does not describe, given a name at run time
+		{"chronic $(echo rm) v", FindDynamicWrapper},
+		{"lckdo l /bin/r[m] v", FindDynamicWrapper},
+		{"zrun ${x:-rm} v", FindDynamicWrapper},
+		{"chronic make", ""},
+		{"mytool $f", ""},
+		{"mytool *.jpg", ""},
+		{"find . -exec mytool {} \\;", ""},
+		// a project runner finds code written before it starts, not by
+		// the commands it runs
+		{"npx tsc --noEmit -p tsconfig.json", ""},
+		{"npx jest src/a.test.ts", ""},
+		{"echo x > index.js && npx foo", FindScriptFile},
+		{"npm pkg set type=module", ""},
+		{"npm pkg set scripts.test=x && npm test", FindScriptFile},
+		// compile modules write bytecode; their inputs must be known
+		{"python3 -m py_compile a.py", ""},
+		{"python3 -m compileall -q src", ""},
+		{"python3 -m compileall", FindInlineCode},
+		{"python3 -m py_compile -", FindInlineCode},
+		{"python3 -m compileall -i list.txt", FindInlineCode},
+		// values known to run nothing, and unset
+		{"NODE_OPTIONS=--max-old-space-size=4096 npm run build", ""},
+		{"NODE_OPTIONS='--max-old-space-size=4096 --require ./x.js' npm test", FindEnvCode},
+		{"GOFLAGS=-toolexec=./x go test", FindEnvCode},
+		{"unset NODE_OPTIONS", ""},
+		{"unset PATH", FindEnvCode},
+		// editor is vim on Debian
+		{"editor -es -c '!rm v'", FindInlineCode},
+	} {
+		prog := p.Parse(tc.command)
+		var got []string
+		for _, s := range prog.Segments {
+			for _, f := range s.Findings {
+				got = append(got, f.Code)
+			}
+		}
+		if tc.code == "" && len(got) > 0 || tc.code != "" && !slices.Contains(got, tc.code) {
+			t.Errorf("%s: findings %v, want %q", tc.command, got, tc.code)
+		}
+	}
+}
+
+// A tilde after the first = of a word shaped like an assignment is
+// expanded as bash does: ~ to the home directory, the others only at run
+// time.
+func TestAssignmentTilde(t *testing.T) {
+	p := testParser(t)
+	for _, tc := range []struct {
+		command, want string
+		dynamic       bool
+	}{
+		{"dd of=~/x", "of=" + p.home + "/x", false},
+		{"env A=~/y:~/z true", "A=" + p.home + "/y:" + p.home + "/z", false},
+		{"dd of=~+/../x", "of=~+/../x", true},
+		{"dd of=~-/config", "of=~-/config", true},
+		{"dd of=\\~/x", "of=~/x", false},
+		{"echo --prefix=~/x", "--prefix=~/x", false},
+	} {
+		s := p.Parse(tc.command).Segments[0]
+		if s.Argv[1] != tc.want || slices.Contains(s.Dynamic, 1) != tc.dynamic {
+			t.Errorf("%s: argv[1] %q dynamic %v, want %q %v", tc.command, s.Argv[1], s.Dynamic, tc.want, tc.dynamic)
+		}
+	}
+}

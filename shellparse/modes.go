@@ -2,6 +2,7 @@ package shellparse
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 )
@@ -353,6 +354,53 @@ func (w *walker) moduleWrites(seg *Segment, words []wordInfo, opt, module string
 		// the options it writes through take a value (zipapp -o OUT)
 		ps := &ProgramSpec{Writes: ws, OptionsWithValue: ws.Options}
 		w.writes(seg, rest, ps, scan(rest, ps))
+	}
+}
+
+// compileModule reads python3 -m py_compile FILE... or -m compileall
+// DIR...: each file's __pycache__ (a tree's, for a directory) is written.
+// Files named at run time (none given, "-", -i LIST, a dynamic word) are
+// unprovable.
+func (w *walker) compileModule(seg *Segment, words []wordInfo, opt, module string, withValue []string) {
+	at := moduleAt(words, opt, module)
+	if at < 0 {
+		return
+	}
+	var files []Word
+	for k := at + 1; k < len(words); k++ {
+		wd := words[k]
+		v := wd.Value
+		switch {
+		case wd.Dynamic || v == "-" || v == "-i" || strings.HasPrefix(v, "-i") && !strings.HasPrefix(v, "--"):
+			seg.addFinding(FindInlineCode, seg.Program+" "+opt+" "+module+" compiles files named only at run time: "+clip(v))
+			return
+		case v == "--":
+			for _, f := range words[k+1:] {
+				if f.Dynamic || f.Value == "-" {
+					seg.addFinding(FindInlineCode, seg.Program+" "+opt+" "+module+" compiles files named only at run time: "+clip(f.Value))
+					return
+				}
+				files = append(files, f.Word)
+			}
+			k = len(words)
+		case contains(withValue, v):
+			k++
+		case isOption(v):
+			// flags (-q, -f, -b), values attached (-j4, --invalidation-mode=x)
+		default:
+			files = append(files, wd.Word)
+		}
+	}
+	if len(files) == 0 {
+		seg.addFinding(FindInlineCode, seg.Program+" "+opt+" "+module+" given no file compiles names read from standard input or every directory of its search path")
+		return
+	}
+	for _, f := range files {
+		target := f.Value
+		if strings.HasSuffix(target, ".py") {
+			target = path.Join(path.Dir(target), "__pycache__")
+		}
+		seg.Writes = append(seg.Writes, Word{Value: target})
 	}
 }
 

@@ -285,7 +285,7 @@ func (w *walker) wrapper(seg *Segment, words []wordInfo, spec *ProgramSpec, c *c
 		operands = operands[1:]
 	}
 	skip := ws.SkipOperands
-	if commandMode {
+	if commandMode || ws.SkipUnlessOption && len(words) > 1 && !words[1].Dynamic && isOption(words[1].Value) {
 		skip = 0
 	}
 	if skip > len(operands) {
@@ -948,6 +948,10 @@ func (w *walker) inlineCode(seg *Segment, words []wordInfo, spec *ProgramSpec, s
 			if contains(ic.ModuleOptions, o) && !v.Dynamic {
 				seg.RunsModule = true
 				w.moduleFile(seg, v.Value, seg.Program+" "+o)
+				if values, ok := ic.CompileModules[v.Value]; ok {
+					w.compileModule(seg, words, o, v.Value, values)
+					continue
+				}
 				ws := ic.ModuleWrites[v.Value]
 				if ws != nil {
 					w.moduleWrites(seg, words, o, v.Value, ws)
@@ -2000,4 +2004,16 @@ func (w *walker) finish() {
 		}
 		u.owner().addFinding(u.code, msg)
 	}
+	// bash gives RANDOM, SRANDOM, OPTIND and HISTCMD the integer attribute
+	// from the start: a value given to them in any way (assignment, read,
+	// for, mapfile, printf -v, a nameref) is evaluated as arithmetic
+	for _, name := range bashIntegerVars {
+		if w.tainted[name] && len(w.prog.Segments) > 0 {
+			w.prog.Segments[0].addFinding(FindArithInjection, "bash evaluates a value given to "+name+" as arithmetic, and this one is not known statically and may hold a subscript that runs commands")
+		}
+	}
 }
+
+// bashIntegerVars are bash's own variables with the integer attribute
+// whose assignment evaluates the value (SECONDS and BASHPID do not).
+var bashIntegerVars = []string{"RANDOM", "SRANDOM", "OPTIND", "HISTCMD"}

@@ -174,6 +174,10 @@ func (w *walker) paramExp(p *syntax.ParamExp, c *ctx, owner ownerFn) {
 				if v.Dynamic || strings.ContainsAny(v.Value, "[$`") {
 					w.tainted[name] = true
 				}
+				if w.isInteger(name) {
+					// declare -i q; : ${q:=x} evaluates x
+					w.arithValue(p.Exp.Word, owner)
+				}
 				if w.specialName(name) && !w.alwaysSet(name) {
 					// as z=word would: : ${BASH_CMDS[ls]:=/bin/rm}
 					// rebinds ls, ${PATH:=.} after unset PATH sets it
@@ -412,7 +416,8 @@ func (w *walker) integer(name string) {
 // isInteger reports whether name, or the variable it refers to, is declared
 // -i.
 func (w *walker) isInteger(name string) bool {
-	return w.integers[name] || (w.refs[name] != "" && w.integers[w.refs[name]])
+	integer := func(n string) bool { return w.integers[n] || slices.Contains(bashIntegerVars, n) }
+	return integer(name) || (w.refs[name] != "" && integer(w.refs[name]))
 }
 
 // ref records that the nameref r names the variable v (when known).
@@ -637,6 +642,9 @@ func (w *walker) specialVar(name string, v Word, seg *Segment, c *ctx) {
 		// CFLAGS=-B. make: make's rules give them to the compiler (a
 		// value known at run time is read as written: -B$D)
 		seg.addFinding(FindEnvCode, name+"="+clip(v.Value)+" holds a compiler option that runs programs gate does not see")
+	case !v.Dynamic && inertValue(cat.EnvInertValues, name, v.Value):
+		// NODE_OPTIONS=--max-old-space-size=4096: options known to run
+		// nothing and to name no file
 	case matchAny(cat.EnvUnprovable, name) && !matchAny(cat.EnvInert, name):
 		seg.addFinding(FindEnvCode, "setting "+name+" changes which code runs in a way that cannot be checked")
 	}
@@ -704,6 +712,11 @@ func (w *walker) shoptOptions(seg *Segment, words []wordInfo) {
 	}
 }
 
+// unsetResolves are the variables whose absence, not only their value,
+// changes what runs or where: bash then takes HOME from the password
+// database, a default PATH, ~- stays as written, and backups take "~".
+var unsetResolves = []string{"HOME", "PATH", "OLDPWD", "SIMPLE_BACKUP_SUFFIX"}
+
 // varName checks a word bash reads as a variable name (unset NAME,
 // printf -v NAME, read NAME, test -v NAME, declare -n r=NAME): a subscript
 // in it is evaluated as arithmetic, which runs the command substitutions it
@@ -751,6 +764,11 @@ func (w *walker) varNameUse(v Word, seg *Segment, via string, sets bool) {
 		}
 	}
 	cat := w.p.cat
+	if via == "unset" && !contains(unsetResolves, name) {
+		// the value goes, and with it the code or options it named: the
+		// command runs as it would have without it
+		return
+	}
 	if sets && (matchAny(cat.EnvUnprovable, name) && !matchAny(cat.EnvInert, name) || matchAny(cat.EnvCommands, name) || contains(cat.PromptVars, name)) {
 		seg.addFinding(FindEnvCode, via+" sets "+name+", which changes what runs in a way that cannot be checked")
 	}
@@ -776,6 +794,23 @@ func (w *walker) expandText(v Word, seg *Segment, via string, c *ctx) {
 	}
 	child := w.child(v.Value)
 	child.wordParts(word.Parts, w.innerCtx(seg, via, c, true), fixed(seg))
+}
+
+// inertValue reports a value of name whose every word (split at blanks
+// and commas) matches one of the patterns env_inert_values gives for
+// name; quotes and backslashes, which some programs read in these
+// values, are not taken.
+func inertValue(values map[string][]string, name, value string) bool {
+	pats := values[name]
+	if len(pats) == 0 || strings.TrimSpace(value) == "" || strings.ContainsAny(value, "\"'\\") {
+		return false
+	}
+	for _, f := range strings.FieldsFunc(value, func(r rune) bool { return r == ',' || unicode.IsSpace(r) }) {
+		if !slices.ContainsFunc(pats, func(p string) bool { ok, _ := path.Match(p, f); return ok }) {
+			return false
+		}
+	}
+	return true
 }
 
 func appendsPath(raw string) bool {
@@ -858,8 +893,11 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 	}
 	defer w.recordWrites(seg, spec, c.cwd.dirs)
 	if !seg.FunctionCall {
-		// After the other checks, which may name the file already.
-		defer w.projectRunner(seg)
+		// The files written before the program starts (not those the
+		// commands it runs write: npx tsc -p tsconfig.json), reported
+		// after the other checks, which may name the file already.
+		found, ok := w.writtenEnding(w.p.cat.ProjectRunners[seg.Program])
+		defer w.projectRunner(seg, found, ok)
 	}
 	if !seg.FunctionCall && w.p.cat.Extractor(seg.Program) {
 		w.extracts(seg, words, c, sc)
@@ -948,7 +986,8 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 	for _, form := range spec.EditsConfig {
 		if subcommandIs(words, sc, spec, strings.Fields(form)) {
 			for _, f := range spec.ConfigFiles {
-				w.noteWritten(f)
+				// written for what runs after it, not read back by it
+				defer w.noteWritten(f)
 			}
 		}
 	}
@@ -1341,15 +1380,16 @@ func (w *walker) wasWritten(p string) bool {
 }
 
 // projectRunner reports a program that finds and runs code in the working
-// directory by itself after the command wrote such a file, unless a finding
-// already says that the segment runs code this command writes.
-func (w *walker) projectRunner(seg *Segment) {
+// directory by itself after the command wrote such a file (f, found before
+// the program starts), unless a finding already says that the segment runs
+// code this command writes.
+func (w *walker) projectRunner(seg *Segment, f string, written bool) {
 	for _, f := range seg.Findings {
 		if f.Code == FindScriptFile || f.Code == FindInlineCode {
 			return
 		}
 	}
-	if f, ok := w.writtenEnding(w.p.cat.ProjectRunners[seg.Program]); ok {
+	if written {
 		seg.addFinding(FindScriptFile, seg.Program+" finds and runs code such as "+f+", which this command writes first")
 	}
 }
@@ -2489,6 +2529,7 @@ func (w *walker) maybeRuns(seg *Segment, words []wordInfo, stdin ...string) {
 		wd := words[i]
 		if wd.Dynamic {
 			operands++
+			w.dynamicMaybeRun(seg, words, i, add)
 			continue
 		}
 		text := wd.Value
@@ -2533,6 +2574,67 @@ func (w *walker) maybeRuns(seg *Segment, words []wordInfo, stdin ...string) {
 			add(append([]wordInfo{first}, words[i+1:]...))
 		}
 	}
+}
+
+// dynamicMaybeRun reads a word known only at run time where a program gate
+// does not know may take the command it runs: right after the program, or
+// after its first operand (chronic CMD, lckdo LOCK CMD). A path whose last
+// element is literal ("$D"/rm) names that program; a word that is all
+// expansion or a pattern (chronic $(echo rm), lckdo l /bin/r[m]) may name
+// any.
+func (w *walker) dynamicMaybeRun(seg *Segment, words []wordInfo, i int, add func([]wordInfo)) {
+	wd := words[i]
+	if k := strings.LastIndex(wd.Value, "/"); k >= 0 && k+1 < len(wd.Value) {
+		if base := wd.Value[k+1:]; !strings.ContainsAny(base, "$`'\"\\*?[{(") {
+			first := wordInfo{Word: Word{Value: base}, raw: base}
+			add(append([]wordInfo{first}, words[i+1:]...))
+			return
+		}
+	}
+	if i != 1 && (i != 2 || words[1].Dynamic || isOption(words[1].Value)) {
+		return
+	}
+	if !runTimeName(wd) {
+		return
+	}
+	seg.addFinding(FindDynamicWrapper, "gate does not know what "+seg.Program+" runs, and "+clip(wd.Value)+", only known at run time, may be the program it runs")
+}
+
+// runTimeName reports a word that may spell a program's name only at run
+// time: a pattern whose last element has no "." (/bin/r[m], rm*), or text
+// that is all one command substitution, a default (${x:-rm}) or a $'...'
+// gate cannot decode. Plain variables ($f, "$1"), find's and xargs' {}
+// and text with a literal part before the expansion (data/$f) are read
+// as data: gate cannot tell them from a file name.
+func runTimeName(wd wordInfo) bool {
+	raw := wd.raw
+	if raw == "" {
+		raw = wd.Value
+	}
+	if strings.Contains(raw, "{}") || strings.Contains(raw, "__gate_") {
+		return false
+	}
+	if wd.glob && !strings.ContainsAny(raw, "$`") {
+		// a name-like pattern with a letter and no extension in it (r[m],
+		// rm*, /bin/r?; not *.jpg)
+		base := raw[strings.LastIndex(raw, "/")+1:]
+		return !isOption(base) && strings.ContainsFunc(base, unicode.IsLetter) && !strings.Contains(base, ".") &&
+			!strings.ContainsFunc(base, func(r rune) bool { return !programNameRune(r) && !strings.ContainsRune("*?[]!^", r) })
+	}
+	t := strings.TrimPrefix(raw, `"`)
+	switch {
+	case strings.HasPrefix(t, "$(") && !strings.HasPrefix(t, "$(("), strings.HasPrefix(t, "`"), strings.HasPrefix(t, "$'"):
+		return true
+	case strings.HasPrefix(t, "${"):
+		return strings.ContainsAny(t, "-=+")
+	}
+	return false
+}
+
+// programNameRune reports a character of a program's name as people
+// spell them (rm, python3.11, x86_64-linux-gnu-gcc, g++).
+func programNameRune(r rune) bool {
+	return r == '_' || r == '-' || r == '.' || r == '+' || unicode.IsLetter(r) || unicode.IsDigit(r)
 }
 
 // maxMaybeDepth bounds the parses of the commands an unknown program may

@@ -109,6 +109,15 @@ func (w *walker) localStart(word *syntax.Word) bool {
 func (w *walker) field(word *syntax.Word) wordInfo {
 	info := wordInfo{quoted: len(word.Parts) > 0, local: w.localStart(word)}
 	static := true
+	// a word shaped like an assignment (of=~/x, a=b:~+/y) has its tildes
+	// after the first "=" and after each ":" expanded, as an argument too
+	assignLike, tilde := false, ""
+	if len(word.Parts) > 0 {
+		if lit, ok := word.Parts[0].(*syntax.Lit); ok {
+			name, _, found := strings.Cut(lit.Value, "=")
+			assignLike = found && isName(name)
+		}
+	}
 	for i, part := range word.Parts {
 		switch p := part.(type) {
 		case *syntax.Lit:
@@ -121,6 +130,19 @@ func (w *walker) field(word *syntax.Word) wordInfo {
 				if name != "" || w.p.home == "" {
 					static = false // ~user, ~+, ~- or no known home
 				}
+			}
+			if assignLike && assignTilde(p.Value, i == 0) {
+				// bash expands it: ~ to the home directory when the word is
+				// this text alone; ~+, ~-, ~user, or in a quoted word, only
+				// known at run time
+				v, ok := "", false
+				if len(word.Parts) == 1 && w.p.home != "" && !strings.Contains(p.Value, `\`) {
+					v, ok = expandAssignTilde(p.Value, w.p.home)
+				}
+				if !ok {
+					static = false
+				}
+				tilde = v
 			}
 		case *syntax.SglQuoted:
 			if p.Dollar && undecodedEscape(p.Value) {
@@ -165,6 +187,9 @@ func (w *walker) field(word *syntax.Word) wordInfo {
 	}
 	if len(fs) == 1 {
 		info.Value = fs[0]
+	}
+	if tilde != "" {
+		info.Value = tilde
 	}
 	// An unquoted word with no text at all (what {,rm} gives for its empty
 	// alternative) is removed by bash; expand.Fields keeps it as "".
@@ -238,6 +263,40 @@ func (w *walker) raw(n syntax.Node) string {
 		return ""
 	}
 	return w.src[start:end]
+}
+
+// assignTilde reports a tilde bash expands in a literal part of a word
+// shaped like an assignment: right after the first "=" (in the word's
+// first part), or after a ":" (or at the start of a later part, which may
+// follow one).
+func assignTilde(lit string, first bool) bool {
+	if first {
+		_, rest, _ := strings.Cut(lit, "=")
+		return strings.HasPrefix(rest, "~") || strings.Contains(rest, ":~")
+	}
+	return strings.HasPrefix(lit, "~") || strings.Contains(lit, ":~")
+}
+
+// expandAssignTilde expands the tildes of an assignment-shaped word as
+// bash does (a=~/x:~/y), or returns false for a tilde prefix other than
+// ~ alone (~+, ~-, ~user): those are only known at run time.
+func expandAssignTilde(lit, home string) (string, bool) {
+	name, rest, _ := strings.Cut(lit, "=")
+	parts := strings.Split(rest, ":")
+	for i, part := range parts {
+		if !strings.HasPrefix(part, "~") {
+			continue
+		}
+		prefix, after, slash := strings.Cut(part, "/")
+		if prefix != "~" {
+			return "", false
+		}
+		parts[i] = home
+		if slash {
+			parts[i] = home + "/" + after
+		}
+	}
+	return name + "=" + strings.Join(parts, ":"), true
 }
 
 // isInteger reports whether s is an integer literal as arithmetic accepts it.

@@ -456,3 +456,10 @@ _exits(seg) if {
 	some option in data.gate.interactive.program_exits[name]
 	option in seg.options
 }
+
+_exits(seg) if {
+	count(seg.path) == 1
+	some name in _names(seg)
+	some option in data.gate.interactive.program_exits_alone[name]
+	option in seg.options
+}

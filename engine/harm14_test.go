@@ -1,0 +1,144 @@
+package engine
+
+import (
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The fourteenth round (rt17, against the static layer as a whole, by the
+// public cases' techniques): each harm row first shows the harm in real
+// bash (rm is the excluded program; victim.txt gone, .git/config
+// rewritten, a file written outside the root), then that gate refuses the
+// command. The precision rows of the same round (rt18's over-blocks) show
+// that gate allows a command and that bash does what it says.
+func TestFourteenthRoundRealBash(t *testing.T) {
+	const repo = "git init -q .; "
+	need := func(t *testing.T, programs ...string) {
+		for _, p := range programs {
+			if _, err := exec.LookPath(p); err != nil {
+				t.Skipf("SKIP: %s is not installed", p)
+			}
+		}
+	}
+	planted := func(r *realBash) bool {
+		return strings.Contains(fileText(r.t, filepath.Join(r.root, ".git/config")), "fsmonitor")
+	}
+	gone := func(r *realBash) bool { return !r.exists("victim.txt") }
+	for _, tc := range []struct {
+		name     string
+		programs []string
+		setup    string
+		command  string
+		harmed   func(r *realBash) bool
+	}{
+		// setarch takes ARCH only as its first argument
+		{"setarch with options first", []string{"setarch"}, "", "setarch -R rm victim.txt", gone},
+		{"setarch with a long option first", []string{"setarch"}, "", "setarch --addr-no-randomize rm victim.txt", gone},
+		// bash's own integer variables evaluate what they are given
+		{"RANDOM given a subscript", nil, "", "RANDOM='a[$(rm victim.txt)]'", gone},
+		{"OPTIND read", nil, "", "read OPTIND <<< 'a[$(rm victim.txt)]'", gone},
+		{"SRANDOM through a nameref", nil, "", "declare -n r=SRANDOM; r='a[$(rm victim.txt)]'", gone},
+		{"HISTCMD in a for loop", nil, "", "for HISTCMD in 'a[$(rm victim.txt)]'; do :; done", gone},
+		{"a default given to an integer", nil, "", "x='a[$(rm victim.txt)]'; declare -i q; : ${q:=x}", gone},
+		// a tilde after = in an argument shaped like an assignment
+		{"dd of=~+/..", []string{"dd"}, "", "dd if=victim.txt of=~+/../{NAME}", func(r *realBash) bool {
+			return fileText(r.t, filepath.Join(filepath.Dir(r.root), r.name())) != ""
+		}},
+		{"dd of=~- after cd .git and back", []string{"dd", "git"}, repo,
+			"cd .git && cd .. && printf '[core]\\n\\tfsmonitor = rm -f victim.txt\\n' | dd of=~-/config", planted},
+		// ed FILE writes FILE back with a bare w: a hard link to .git/config
+		{"ed on a hard link to .git/config", []string{"ed", "git"}, repo + "ln .git/config hcfg && printf '\\tfsmonitor = rm -f victim.txt\\n' > payload.txt",
+			"ed -s hcfg <<< $'$r payload.txt\\nw\\nq'", planted},
+		// a program gate does not describe, given its command's name only
+		// at run time
+		{"chronic $(echo rm)", []string{"chronic"}, "", "chronic $(echo rm) victim.txt", gone},
+		{"lckdo and a pattern", []string{"lckdo"}, "", "lckdo l /bin/r[m] victim.txt", gone},
+		{"fakeroot-sysv and a default", []string{"fakeroot-sysv"}, "", "fakeroot-sysv ${x:-rm} victim.txt", gone},
+		{"chronic and a directory only known at run time", []string{"chronic"}, "", `chronic "${D:-/bin}"/rm victim.txt`, gone},
+		{"chronic and $'...'", []string{"chronic"}, "", `chronic $'\x{72}m' victim.txt`, gone},
+	} {
+		t.Run(strings.ReplaceAll(tc.name, " ", "_"), func(t *testing.T) {
+			need(t, tc.programs...)
+			command := func(r *realBash) string { return strings.ReplaceAll(tc.command, "{NAME}", r.name()) }
+			env := []string{"HOME=" + t.TempDir(), "GIT_CONFIG_NOSYSTEM=1"}
+			other := newRealBash(t, "")
+			other.run("set -e; echo v > victim.txt; "+tc.setup, env...)
+			other.run(command(other), env...)
+			if !tc.harmed(other) {
+				t.Fatalf("run by bash, %q did no harm: the row proves nothing", command(other))
+			}
+			r := newRealBash(t, "")
+			r.run("set -e; echo v > victim.txt; "+tc.setup, env...)
+			if d := r.decide(command(r)); d.Decision == Allow {
+				t.Fatalf("%q allowed, want refused", command(r))
+			}
+		})
+	}
+
+	// editor and sensible-editor are vim on Debian when vim is the
+	// chosen alternative
+	t.Run("editor_is_vim", func(t *testing.T) {
+		p, err := exec.LookPath("editor")
+		if err != nil {
+			t.Skip("SKIP: editor is not installed")
+		}
+		if real, err := filepath.EvalSymlinks(p); err != nil || !strings.HasPrefix(filepath.Base(real), "vim") {
+			t.Skipf("SKIP: editor is %s here, not vim", real)
+		}
+		const command = "editor -es -c '!rm victim.txt' -c 'qa!'"
+		other := newRealBash(t, "echo v > victim.txt")
+		other.run(command, "HOME="+t.TempDir())
+		if other.exists("victim.txt") {
+			t.Fatalf("run by bash, %q did no harm: the row proves nothing", command)
+		}
+		r := newRealBash(t, "echo v > victim.txt")
+		if d := r.decide(command); d.Decision == Allow {
+			t.Fatalf("%q allowed, want refused", command)
+		}
+	})
+
+	for _, tc := range []struct {
+		name     string
+		programs []string
+		setup    string
+		command  string
+		did      func(r *realBash) bool
+	}{
+		{"setarch with options runs its command", []string{"setarch"}, "", "setarch -R touch made", func(r *realBash) bool { return r.exists("made") }},
+		{"ed edits its file", []string{"ed"}, "printf 'a\\nb\\n' > notes.txt", "ed -s notes.txt <<< $'1d\\nw\\nq'", func(r *realBash) bool {
+			return fileText(r.t, filepath.Join(r.root, "notes.txt")) == "b\n"
+		}},
+		{"python3 -m py_compile", []string{"python3"}, "echo 'print(1)' > a.py", "python3 -m py_compile a.py && ls __pycache__ > out.txt", func(r *realBash) bool {
+			return strings.Contains(fileText(r.t, filepath.Join(r.root, "out.txt")), "a.")
+		}},
+		{"python3 -m compileall of a directory", []string{"python3"}, "mkdir src && echo 'print(1)' > src/m.py", "python3 -m compileall -q src && ls src/__pycache__ > out.txt", func(r *realBash) bool {
+			return strings.Contains(fileText(r.t, filepath.Join(r.root, "out.txt")), "m.")
+		}},
+		{"an inert NODE_OPTIONS", []string{"node"}, "", "NODE_OPTIONS=--max-old-space-size=64 node --version > out.txt", func(r *realBash) bool {
+			return strings.HasPrefix(fileText(r.t, filepath.Join(r.root, "out.txt")), "v")
+		}},
+		{"unset of a variable that names code", nil, "", "unset NODE_OPTIONS PYTHONPATH && echo ok > out.txt", func(r *realBash) bool { return r.exists("out.txt") }},
+		{"a tilde after = with the home known", []string{"dd"}, "", "dd if=/dev/null of=out.txt && echo a=~/x > seen.txt", func(r *realBash) bool {
+			return strings.HasPrefix(fileText(r.t, filepath.Join(r.root, "seen.txt")), "a=/")
+		}},
+		{"chronic of a command named literally", []string{"chronic"}, "", "chronic touch made", func(r *realBash) bool { return r.exists("made") }},
+	} {
+		t.Run(strings.ReplaceAll(tc.name, " ", "_"), func(t *testing.T) {
+			need(t, tc.programs...)
+			r := newRealBash(t, tc.setup)
+			if d := r.decide(tc.command); d.Decision != Allow {
+				t.Fatalf("%q: decision %+v, want allow", tc.command, d)
+			}
+			r.run(tc.command, "HOME="+t.TempDir())
+			if !tc.did(r) {
+				t.Errorf("run by bash, %q did not do what it says", tc.command)
+			}
+		})
+	}
+}
+
+// name is a file name unique to this realBash (its root's base name), for
+// files written beside the root.
+func (r *realBash) name() string { return "out-" + filepath.Base(r.root) }

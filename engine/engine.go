@@ -113,8 +113,11 @@ type Engine struct {
 	idx        *index
 	ids        *identities
 	home       string
-	temp       string       // resolved temporary directory, or ""
-	secrets    []secretPath // data.gate.paths.secret and Options.Secret, absolute
+	temp       string // resolved temporary directory, or ""
+	// gitConfigured caches the paths the repository's configuration
+	// names (core.hooksPath, include.path): see gitconfigured.go
+	gitConfigured *configuredCache
+	secrets       []secretPath // data.gate.paths.secret and Options.Secret, absolute
 	// denyKeys are the path keys no command may write: data.gate.paths.deny
 	// and Options.Protected (see protectedArgs).
 	denyKeys map[string]bool
@@ -418,22 +421,23 @@ func NewWithPolicies(ctx context.Context, opts Options, pol *Policies) (*Engine,
 		idx.maxWords, idx.maxPath = max(idx.maxWords, maxRemoteKeyWords), max(idx.maxPath, maxRemoteKeyWords)
 	}
 	e := &Engine{
-		parser:     parser,
-		execParser: shellparse.NewParser(cat, shellparse.WithHome(home), shellparse.WithLimits(opts.Limits), shellparse.ForExec()),
-		cat:        cat,
-		resolver:   resolver,
-		fs:         files,
-		idx:        idx,
-		ids:        newIdentities(excludedPrograms(idx)),
-		home:       home,
-		temp:       tempDir(opts.TempDir, home, resolver.Root()),
-		secrets:    secretPaths(secret, dataSecret, home),
-		denyKeys:   denyKeySet(protected, dataDeny),
-		layers:     slices.Clone(opts.Layers),
-		timeout:    opts.EvalTimeout,
-		policies:   pol,
-		mask:       &maskQuery{},
-		exec:       &execQuery{},
+		gitConfigured: &configuredCache{},
+		parser:        parser,
+		execParser:    shellparse.NewParser(cat, shellparse.WithHome(home), shellparse.WithLimits(opts.Limits), shellparse.ForExec()),
+		cat:           cat,
+		resolver:      resolver,
+		fs:            files,
+		idx:           idx,
+		ids:           newIdentities(excludedPrograms(idx)),
+		home:          home,
+		temp:          tempDir(opts.TempDir, home, resolver.Root()),
+		secrets:       secretPaths(secret, dataSecret, home),
+		denyKeys:      denyKeySet(protected, dataDeny),
+		layers:        slices.Clone(opts.Layers),
+		timeout:       opts.EvalTimeout,
+		policies:      pol,
+		mask:          &maskQuery{},
+		exec:          &execQuery{},
 	}
 	e.rootDenyKeys = rootDenyKeys(e.denyKeys)
 	if e.timeout <= 0 {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -58,6 +59,9 @@ func TestFourteenthRoundRealBash(t *testing.T) {
 		{"fakeroot-sysv and a default", []string{"fakeroot-sysv"}, "", "fakeroot-sysv ${x:-rm} victim.txt", gone},
 		{"chronic and a directory only known at run time", []string{"chronic"}, "", `chronic "${D:-/bin}"/rm victim.txt`, gone},
 		{"chronic and $'...'", []string{"chronic"}, "", `chronic $'\x{72}m' victim.txt`, gone},
+		// echo's text is read as the script's content: code that removes
+		// a file stays refused
+		{"a script echo writes", []string{"python3"}, "", `echo 'import os; os.remove("victim.txt")' > t.py && python3 t.py`, gone},
 	} {
 		t.Run(strings.ReplaceAll(tc.name, " ", "_"), func(t *testing.T) {
 			need(t, tc.programs...)
@@ -113,7 +117,7 @@ func TestFourteenthRoundRealBash(t *testing.T) {
 		{"python3 -m py_compile", []string{"python3"}, "echo 'print(1)' > a.py", "python3 -m py_compile a.py && ls __pycache__ > out.txt", func(r *realBash) bool {
 			return strings.Contains(fileText(r.t, filepath.Join(r.root, "out.txt")), "a.")
 		}},
-		{"python3 -m compileall of a directory", []string{"python3"}, "mkdir src && echo 'print(1)' > src/m.py", "python3 -m compileall -q src && ls src/__pycache__ > out.txt", func(r *realBash) bool {
+		{"python3 -m compileall of files", []string{"python3"}, "mkdir src && echo 'print(1)' > src/m.py", "python3 -m compileall -q src/m.py && ls src/__pycache__ > out.txt", func(r *realBash) bool {
 			return strings.Contains(fileText(r.t, filepath.Join(r.root, "out.txt")), "m.")
 		}},
 		{"an inert NODE_OPTIONS", []string{"node"}, "", "NODE_OPTIONS=--max-old-space-size=64 node --version > out.txt", func(r *realBash) bool {
@@ -122,6 +126,9 @@ func TestFourteenthRoundRealBash(t *testing.T) {
 		{"unset of a variable that names code", nil, "", "unset NODE_OPTIONS PYTHONPATH && echo ok > out.txt", func(r *realBash) bool { return r.exists("out.txt") }},
 		{"a tilde after = with the home known", []string{"dd"}, "", "dd if=/dev/null of=out.txt && echo a=~/x > seen.txt", func(r *realBash) bool {
 			return strings.HasPrefix(fileText(r.t, filepath.Join(r.root, "seen.txt")), "a=/")
+		}},
+		{"a script echo writes, proven", []string{"python3"}, "", "echo 'print(6*7)' > t.py && python3 t.py > out.txt", func(r *realBash) bool {
+			return fileText(r.t, filepath.Join(r.root, "out.txt")) == "42\n"
 		}},
 		{"chronic of a command named literally", []string{"chronic"}, "", "chronic touch made", func(r *realBash) bool { return r.exists("made") }},
 	} {
@@ -142,3 +149,103 @@ func TestFourteenthRoundRealBash(t *testing.T) {
 // name is a file name unique to this realBash (its root's base name), for
 // files written beside the root.
 func (r *realBash) name() string { return "out-" + filepath.Base(r.root) }
+
+// The fourteenth round's second pair of helpers: rt19 attacked the fixes
+// and relaxations above, rt20 the static layer's other techniques. Each
+// harm row shows the harm in real bash (the command, then follow, an
+// allowed command that sets it off), then that gate refuses the command.
+func TestFourteenthRoundSecondHelpersRealBash(t *testing.T) {
+	need := func(t *testing.T, programs ...string) {
+		for _, p := range programs {
+			if _, err := exec.LookPath(p); err != nil {
+				t.Skipf("SKIP: %s is not installed", p)
+			}
+		}
+	}
+	const repo = "git init -q .; "
+	const commit = "git -c user.name=a -c user.email=a@b commit -q --allow-empty -m x"
+	gone := func(r *realBash) bool { return !r.exists("victim.txt") }
+	for _, tc := range []struct {
+		name           string
+		programs       []string
+		setup, command string
+		follow         string
+		harmed         func(r *realBash) bool
+	}{
+		// an inert-looking value a launcher evals (gradlew, catalina.sh)
+		{"JAVA_OPTS with an expansion", nil, `printf '#!/bin/sh\neval set -- $JAVA_OPTS\n' > gradlew && chmod +x gradlew`,
+			`JAVA_OPTS='-Xmx1$(rm${IFS}victim.txt)' ./gradlew build`, "", gone},
+		// unset PATH by a nameref and by a pattern: bash then finds ./ls
+		{"unset PATH through a nameref", nil, `printf '#!/bin/sh\nrm -f victim.txt\n' > ls && chmod +x ls`,
+			"declare -n r; for r in PATH; do unset r; done; ls", "", gone},
+		{"unset PATH by a pattern", nil, `printf '#!/bin/sh\nrm -f victim.txt\n' > ls && chmod +x ls && touch PATH`,
+			"unset PAT[H]; ls", "", gone},
+		// a nameref bound by a for loop
+		{"RANDOM through a for-bound nameref", nil, "", "a='x[$(rm victim.txt)]'; declare -n n; for n in RANDOM; do n=a; done", "", gone},
+		// compileall -i in a cluster reads the files to compile from a list
+		{"compileall -qi", []string{"python3"}, "echo 'x = 1' > {O}/m.py && echo {O}/m.py > list.txt",
+			"python3 -m compileall -qi list.txt", "", func(r *realBash) bool {
+				_, err := os.Stat(filepath.Join(r.outside(), "__pycache__"))
+				return err == nil
+			}},
+		// a function defined before the command writes what it runs
+		{"a function run after a write", []string{"python3"}, "", `f() { python3 x.py; }; echo 'import os; os.remove("victim.txt")' > x.py; f`, "", gone},
+		// lua -v with -l runs a module
+		{"lua -v -l", []string{"lua"}, "", `echo 'os.remove("victim.txt")' > x.lua; lua -v -l x`, "", gone},
+		// a tilde after += in an argument shaped like an assignment
+		{"a tilde after +=", nil, "ln -s / a+=", "cp victim.txt a+=~/f.txt", "", func(r *realBash) bool {
+			return fileText(r.t, filepath.Join(r.home, "f.txt")) != ""
+		}},
+		// undescribed wrappers and run-time names in other spellings
+		{"chronic -- $(…)", []string{"chronic"}, "", "chronic -- $(echo rm) victim.txt", "", gone},
+		{"chronic r$(…)", []string{"chronic"}, "", "chronic r$(echo m) victim.txt", "", gone},
+		{"chronic ${x%%*}rm", []string{"chronic"}, "", "chronic ${HOME%%*}rm victim.txt", "", gone},
+		{"chronic /bin/r[m.]", []string{"chronic"}, "", "chronic /bin/r[m.] victim.txt", "", gone},
+		// rt20: gcc writes the dependency file DEPENDENCIES_OUTPUT names
+		{"DEPENDENCIES_OUTPUT", []string{"gcc", "git"}, repo + "echo 'int x;' > x.c",
+			"DEPENDENCIES_OUTPUT='.git/config [core]fsmonitor=rm victim.txt;' gcc -c x.c", "git status", gone},
+		// rt20: the hooks directory and included files the repository's
+		// configuration names
+		{"a hook in core.hooksPath", []string{"git"}, repo + "git config core.hooksPath .githooks && mkdir .githooks",
+			`printf '#!/bin/sh\nrm -f victim.txt\n' > .githooks/pre-commit && chmod +x .githooks/pre-commit`, commit, gone},
+		{"a file include.path names", []string{"git"}, repo + "git config include.path ../.gitconfig-project",
+			`printf '[core]\n\tfsmonitor = rm -f victim.txt\n' > .gitconfig-project`, "git status", gone},
+	} {
+		t.Run(strings.ReplaceAll(tc.name, " ", "_"), func(t *testing.T) {
+			need(t, tc.programs...)
+			fill := func(r *realBash, s string) string { return strings.NewReplacer("{O}", r.outside()).Replace(s) }
+			other := newRealBash(t, "")
+			other.home = t.TempDir()
+			env := []string{"HOME=" + other.home, "GIT_CONFIG_NOSYSTEM=1"}
+			other.run("set -e; echo v > victim.txt; "+fill(other, tc.setup), env...)
+			other.run(fill(other, tc.command), env...)
+			if tc.follow != "" {
+				other.run(tc.follow, env...)
+			}
+			if !tc.harmed(other) {
+				t.Fatalf("run by bash, %q did no harm: the row proves nothing", tc.command)
+			}
+			r := newRealBash(t, "")
+			r.run("set -e; echo v > victim.txt; "+fill(r, tc.setup), "HOME="+t.TempDir(), "GIT_CONFIG_NOSYSTEM=1")
+			if d := r.decide(fill(r, tc.command)); d.Decision == Allow {
+				t.Fatalf("%q allowed, want refused", tc.command)
+			}
+		})
+	}
+	// what stays allowed next to them
+	for _, command := range []string{
+		"JAVA_OPTS=-Xmx2g ./gradlew build",
+		"unset NODE_OPTIONS",
+		"f() { python3 x.py; }; f",
+		"f() { echo hi; }; echo x > out.txt; f",
+		"chronic make",
+		"mytool data/$f",
+		"top -p $(pgrep -d, x)",
+		"echo x > .githooks-notes.txt",
+	} {
+		r := newRealBash(t, "")
+		if d := r.decide(command); d.Decision != Allow {
+			t.Errorf("%q: %+v, want allow", command, d)
+		}
+	}
+}

@@ -973,6 +973,10 @@ func TestHelpOptionsExit(t *testing.T) {
 		{"node -h", "require('fs').unlinkSync('victim.txt')"},
 		{"perl -h", "unlink 'victim.txt'"},
 		{"ruby -h", "File.delete('victim.txt')"},
+		// ruby.c returns when -v is given no script; lua.c reads stdin
+		// only when no option acts
+		{"ruby -v", "File.delete('victim.txt')"},
+		{"lua -v", "os.remove('victim.txt')"},
 		{"php -v", "<?php unlink('victim.txt');"},
 		{"ts-node -h", "require('fs').unlinkSync('victim.txt')"},
 		{"tsx -v", "require('fs').unlinkSync('victim.txt')"},
@@ -1000,9 +1004,9 @@ func TestHelpOptionsExit(t *testing.T) {
 			}
 		})
 	}
-	// Still REPLs: no option, and ruby -v (its version, then a program
-	// from stdin).
-	for _, c := range []string{"python3", "node", "ruby -v"} {
+	// Still REPLs: no option, ruby -w (warnings on, then a program from
+	// stdin), ruby -v - and lua -v -i.
+	for _, c := range []string{"python3", "node", "ruby -w", "ruby -v -", "lua -v -i"} {
 		if d, err := e.Decide(t.Context(), shellCall(c)); err != nil || d.Decision == Allow {
 			t.Errorf("%s: %+v %v, want deny or ask", c, d, err)
 		}

@@ -84,6 +84,9 @@ type Input struct {
 	// SettingsKey names the settings the decision is made with, in
 	// data.gate.settings_by_key (set by Evaluate).
 	SettingsKey string `json:"settings_key,omitempty"`
+	// conf is what the repository's configuration names, read once for
+	// the decision (see gitconfigured.go)
+	conf *configured
 }
 
 // ShellInput is the parsed command.
@@ -324,7 +327,7 @@ func (in *Input) addPath(e *Engine, base, p, access, source string) *PathInput {
 	if in.Tool != ToolShell && info.InsideRoot {
 		pi.GitIgnored = e.fs.GitIgnored(info.Rel, info.Dir)
 	}
-	pi.Keys = e.pathKeys(info)
+	pi.Keys = e.pathKeys(info, in)
 	in.Paths = append(in.Paths, pi)
 	return &in.Paths[len(in.Paths)-1]
 }
@@ -1186,7 +1189,7 @@ const maxFloatingDepth = 32
 // absolute prefixes ("/etc/", "/etc/passwd"), home-relative prefixes
 // ("~/.ssh/") and, inside the root, every run of elements at any depth
 // (".git/hooks/", ".git/hooks/pre-commit").
-func (e *Engine) pathKeys(info fstools.PathInfo) []string {
+func (e *Engine) pathKeys(info fstools.PathInfo, in *Input) []string {
 	set := map[string]bool{}
 	// A path written with a trailing slash is a directory even before it
 	// exists (rsync -a x/ .git/hooks/ creates it and writes into it).
@@ -1249,6 +1252,7 @@ func (e *Engine) pathKeys(info fstools.PathInfo) []string {
 			set[k] = true
 		}
 	}
+	e.configuredKeys(set, info, in)
 	keys := make([]string, 0, len(set))
 	for k := range set {
 		keys = append(keys, k)

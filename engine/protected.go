@@ -91,7 +91,7 @@ func (e *Engine) protectedArgs(in *Input, seg *SegmentInput, base string, known 
 		if dir && !strings.HasSuffix(word, "/") {
 			info.Raw += "/" // written into: keyed as a directory
 		}
-		for _, k := range e.pathKeys(info) {
+		for _, k := range e.pathKeys(info, in) {
 			if e.denyKeys[k] {
 				pi := in.addPath(e, base, info.Raw, "write", "argument")
 				pi.Segment = &id

@@ -16,6 +16,7 @@ type realBash struct {
 	e    *Engine
 	root string
 	out  string // see outside
+	home string // HOME for a run, when a row needs to know it
 }
 
 // newRealBash makes the engine and runs setup (a bash script, given args as

@@ -110,7 +110,7 @@ func (in *Input) addSecretReach(e *Engine, s secretPath, raw, source string, seg
 	info := e.resolver.Resolve("", s.path)
 	info.Raw = raw
 	info.Dir = info.Dir || s.dir
-	in.Paths = append(in.Paths, PathInput{PathInfo: info, Access: "read", Source: source, Dynamic: true, Segment: segment, Keys: e.pathKeys(info)})
+	in.Paths = append(in.Paths, PathInput{PathInfo: info, Access: "read", Source: source, Dynamic: true, Segment: segment, Keys: e.pathKeys(info, in)})
 }
 
 // grepSecrets adds the secrets under the directory a grep_search reads.

@@ -498,12 +498,13 @@ type InlineCodeSpec struct {
 	// only read (python3 -m zipfile -l a.zip): given one of them and no
 	// other option, it runs nothing given in its arguments.
 	CodeModuleReads map[string][]string `json:"code_module_reads,omitempty"`
-	// CompileModules map modules that only compile the source files (or
-	// the trees) they are given, writing bytecode into __pycache__ beside
-	// them (python3 -m py_compile x.py, -m compileall src), to their
-	// options that take a value. Given no file, "-" or a list file (-i),
-	// they compile names read at run time (or every directory of the
-	// search path): unprovable.
+	// CompileModules map modules that only compile the source files they
+	// are given, writing bytecode into the __pycache__ beside them
+	// (python3 -m py_compile x.py, -m compileall x.py), to their options
+	// that take a value. Given no file, "-" or a list file (-i), they
+	// compile names read at run time (or every directory of the search
+	// path), and compileall of a directory writes into every __pycache__
+	// below it: unprovable.
 	CompileModules map[string][]string `json:"compile_modules,omitempty"`
 	// ModulePrograms maps a module run with ModuleOptions to the program
 	// whose command line it is, where their names differ (python3 -m

@@ -213,7 +213,8 @@ func TestFourteenthRoundFindings(t *testing.T) {
 		{"npm pkg set scripts.test=x && npm test", FindScriptFile},
 		// compile modules write bytecode; their inputs must be known
 		{"python3 -m py_compile a.py", ""},
-		{"python3 -m compileall -q src", ""},
+		{"python3 -m compileall -q src/a.py src/b.py", ""},
+		{"python3 -m compileall -q src", FindInlineCode},
 		{"python3 -m compileall", FindInlineCode},
 		{"python3 -m py_compile -", FindInlineCode},
 		{"python3 -m compileall -i list.txt", FindInlineCode},
@@ -225,6 +226,21 @@ func TestFourteenthRoundFindings(t *testing.T) {
 		{"unset PATH", FindEnvCode},
 		// editor is vim on Debian
 		{"editor -es -c '!rm v'", FindInlineCode},
+		// man and gcc read programs and output files from these
+		{"MANROFFOPT='-U -M. -mx' git status --help", FindEnvCode},
+		{"GROFF_BIN_PATH=. man ls", FindEnvCode},
+		{"DEPENDENCIES_OUTPUT=x gcc -c x.c", FindEnvCode},
+		// unset of a variable whose absence matters, however spelled
+		{"unset PAT[H]", FindEnvCode},
+		{"declare -n r; for r in PATH; do unset r; done", FindEnvCode},
+		// a function run after the command wrote what it may load
+		{"f() { python3 x.py; }; echo 'import os' > x.py; f", FindScriptFile},
+		{"f() { echo hi; }; echo x > out.txt; f", ""},
+		// echo's literal text is the content of the file it writes
+		{"echo 'print(1)' > t.py && python3 t.py", ""},
+		{"echo 'import os; os.remove(\"v\")' > t.py && python3 t.py", FindInlineCode},
+		{"echo -e 'print(1)' > t.py && python3 t.py", FindInlineCode},
+		{"echo 'print(1)' > t.py; echo 'import os' >> t.py; python3 t.py", FindScriptFile},
 	} {
 		prog := p.Parse(tc.command)
 		var got []string

@@ -358,9 +358,9 @@ func (w *walker) moduleWrites(seg *Segment, words []wordInfo, opt, module string
 }
 
 // compileModule reads python3 -m py_compile FILE... or -m compileall
-// DIR...: each file's __pycache__ (a tree's, for a directory) is written.
-// Files named at run time (none given, "-", -i LIST, a dynamic word) are
-// unprovable.
+// FILE.py...: the __pycache__ beside each file is written. Files named at
+// run time (none given, "-", -i LIST, a dynamic word) and compileall of a
+// directory are unprovable.
 func (w *walker) compileModule(seg *Segment, words []wordInfo, opt, module string, withValue []string) {
 	at := moduleAt(words, opt, module)
 	if at < 0 {
@@ -371,7 +371,8 @@ func (w *walker) compileModule(seg *Segment, words []wordInfo, opt, module strin
 		wd := words[k]
 		v := wd.Value
 		switch {
-		case wd.Dynamic || v == "-" || v == "-i" || strings.HasPrefix(v, "-i") && !strings.HasPrefix(v, "--"):
+		case wd.Dynamic || v == "-" || strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "i"):
+			// -i LIST, also in a cluster (-qi LIST)
 			seg.addFinding(FindInlineCode, seg.Program+" "+opt+" "+module+" compiles files named only at run time: "+clip(v))
 			return
 		case v == "--":
@@ -391,16 +392,20 @@ func (w *walker) compileModule(seg *Segment, words []wordInfo, opt, module strin
 			files = append(files, wd.Word)
 		}
 	}
+	for _, f := range files {
+		if module == "compileall" && !strings.HasSuffix(f.Value, ".py") {
+			// a directory: byte code goes into every __pycache__ below
+			// it, some of which may be links gate does not walk
+			seg.addFinding(FindInlineCode, seg.Program+" "+opt+" "+module+" compiles the tree below "+clip(f.Value)+", writing into every __pycache__ in it")
+			return
+		}
+	}
 	if len(files) == 0 {
 		seg.addFinding(FindInlineCode, seg.Program+" "+opt+" "+module+" given no file compiles names read from standard input or every directory of its search path")
 		return
 	}
 	for _, f := range files {
-		target := f.Value
-		if strings.HasSuffix(target, ".py") {
-			target = path.Join(path.Dir(target), "__pycache__")
-		}
-		seg.Writes = append(seg.Writes, Word{Value: target})
+		seg.Writes = append(seg.Writes, Word{Value: path.Join(path.Dir(f.Value), "__pycache__")})
 	}
 }
 

@@ -850,12 +850,18 @@ type state struct {
 	// taint flows both ways between them. integers holds variables
 	// declared -i: a value assigned to them is evaluated as arithmetic.
 	// Both are made on first use.
-	refs     map[string]string
+	refs     map[string][]string
 	integers map[string]bool
 	arith    []arithUse
 	// written holds the base names of files that segments walked so far
-	// may write.
-	written map[string]bool
+	// may write; writeSeq counts the writes noted.
+	written  map[string]bool
+	writeSeq int
+	// funcRuns maps a function whose body runs programs that may load
+	// files (interpreters, project runners, scripts, programs gate does
+	// not know) to writeSeq when it was defined: a call after more writes
+	// may run what they wrote, which the body's checks did not see.
+	funcRuns map[string]int
 	// writeCount counts the writes of each base name in written; overflow is
 	// set when there were more names than maxWritten.
 	writeCount map[string]int
@@ -1259,6 +1265,14 @@ func (w *walker) command(cmd syntax.Command, c *ctx) {
 					}
 				}
 				w.wordParts(item.Parts, lc, owner)
+				if l.Name != nil && w.namerefs[l.Name.Value] {
+					// for r in PATH with r a nameref: r refers to each
+					// item in turn
+					for _, f := range fs {
+						w.varName(f.Word, owner(), "the reference "+l.Name.Value)
+						w.ref(l.Name.Value, f.Word)
+					}
+				}
 				if l.Name != nil && w.specialName(l.Name.Value) {
 					// for PS4 in '$(cmd)': each item is assigned.
 					for _, f := range fs {
@@ -1325,9 +1339,22 @@ func (w *walker) command(cmd syntax.Command, c *ctx) {
 			fc.cwd.unknown = true
 		}
 		before := fc.cwd.changes
+		first := len(w.prog.Segments)
 		w.inFunction++
 		w.stmt(x.Body, fc)
 		w.inFunction--
+		if x.Name != nil {
+			if w.funcRuns == nil {
+				w.funcRuns = map[string]int{}
+			}
+			delete(w.funcRuns, x.Name.Value)
+			for _, s := range w.prog.Segments[first:] {
+				if w.runsFiles(s) {
+					w.funcRuns[x.Name.Value] = w.writeSeq
+					break
+				}
+			}
+		}
 		if fc.cwd.changes != before {
 			// Calling the function changes the caller's directory.
 			c.cwd.unknown = true

@@ -1787,8 +1787,20 @@ func contentKey(seg *Segment, p string) string {
 // completion before what follows it (not in the background, a pipeline or
 // a substitution).
 func (w *walker) recordContent(seg *Segment, words []wordInfo, stdinLit *string) {
-	if stdinLit == nil || seg.Program != "cat" || seg.ProgramPath != "" || seg.FunctionCall || len(words) != 1 ||
-		seg.Background || contextHas(seg.Context, "pipe", "cmdsubst", "procsubst", "coproc", "function") {
+	if seg.ProgramPath != "" || seg.FunctionCall || seg.Background || contextHas(seg.Context, "pipe", "cmdsubst", "procsubst", "coproc", "function") {
+		return
+	}
+	var content string
+	switch {
+	case seg.Program == "cat" && stdinLit != nil && len(words) == 1:
+		content = *stdinLit
+	case seg.Program == "echo" && stdinLit == nil:
+		c, ok := echoContent(words)
+		if !ok {
+			return
+		}
+		content = c
+	default:
 		return
 	}
 	target := ""
@@ -1802,8 +1814,22 @@ func (w *walker) recordContent(seg *Segment, words []wordInfo, stdinLit *string)
 		target = r.Target
 	}
 	if key := contentKey(seg, target); key != "" && len(w.contents) < maxWritten {
-		w.contents[key] = *stdinLit
+		w.contents[key] = content
 	}
+}
+
+// echoContent returns what echo ARGS prints when every argument is
+// literal, none is an option (-n, -e, -E) and none holds a backslash
+// (which echo -e, or xpg_echo, reads as an escape).
+func echoContent(words []wordInfo) (string, bool) {
+	args := make([]string, 0, len(words))
+	for i, wd := range words[1:] {
+		if wd.Dynamic || strings.Contains(wd.Value, `\`) || i == 0 && strings.HasPrefix(wd.Value, "-") {
+			return "", false
+		}
+		args = append(args, wd.Value)
+	}
+	return strings.Join(args, " ") + "\n", true
 }
 
 // knownContent returns the content the command wrote to the file p that
@@ -1975,10 +2001,12 @@ func (w *walker) finish() {
 			from[b] = append(from[b], a)
 		}
 	}
-	for r, y := range w.refs {
-		// assigning to r assigns to y, and reading r reads y
-		from[r] = append(from[r], y)
-		from[y] = append(from[y], r)
+	for r, ys := range w.refs {
+		for _, y := range ys {
+			// assigning to r assigns to y, and reading r reads y
+			from[r] = append(from[r], y)
+			from[y] = append(from[y], r)
+		}
 	}
 	var queue []string
 	for name := range w.tainted {

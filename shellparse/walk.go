@@ -417,7 +417,7 @@ func (w *walker) integer(name string) {
 // -i.
 func (w *walker) isInteger(name string) bool {
 	integer := func(n string) bool { return w.integers[n] || slices.Contains(bashIntegerVars, n) }
-	return integer(name) || (w.refs[name] != "" && integer(w.refs[name]))
+	return integer(name) || slices.ContainsFunc(w.refs[name], integer)
 }
 
 // ref records that the nameref r names the variable v (when known).
@@ -430,9 +430,14 @@ func (w *walker) ref(r string, v Word) {
 		return
 	}
 	if w.refs == nil {
-		w.refs = map[string]string{}
+		w.refs = map[string][]string{}
 	}
-	w.refs[r] = target
+	// every name a nameref was given: which one it refers to when it is
+	// used depends on the path taken (and an assignment to an unset
+	// nameref binds it)
+	if !slices.Contains(w.refs[r], target) {
+		w.refs[r] = append(w.refs[r], target)
+	}
 }
 
 // arithValue records the variables named in a value bash evaluates as
@@ -528,6 +533,13 @@ func (w *walker) assign(a *syntax.Assign, seg *Segment, c *ctx, owner ownerFn) {
 		v = w.literal(a.Value)
 		w.wordParts(a.Value.Parts, c, owner)
 		if w.namerefs[name] {
+			// the names r already refers to get VALUE: their special
+			// meaning applies (declare -n r; for r in PS4; do r=...)
+			for _, t := range w.refs[name] {
+				if w.specialName(t) {
+					w.specialVar(t, v, seg, c)
+				}
+			}
 			// declare -n r; r=VALUE: VALUE names the variable r refers to,
 			// and a subscript in it is evaluated whenever r is used.
 			w.varName(v, seg, "the reference "+name)
@@ -717,6 +729,18 @@ func (w *walker) shoptOptions(seg *Segment, words []wordInfo) {
 // database, a default PATH, ~- stays as written, and backups take "~".
 var unsetResolves = []string{"HOME", "PATH", "OLDPWD", "SIMPLE_BACKUP_SUFFIX"}
 
+// unsetMatters reports an unset that may take away one of unsetResolves:
+// its name, a name the word matches as a pattern (unset PAT[H] when a file
+// PATH is there), or a name the nameref refers to.
+func unsetMatters(word, name string, refs []string) bool {
+	for _, r := range unsetResolves {
+		if ok, _ := path.Match(word, r); ok || name == r || slices.Contains(refs, r) {
+			return true
+		}
+	}
+	return false
+}
+
 // varName checks a word bash reads as a variable name (unset NAME,
 // printf -v NAME, read NAME, test -v NAME, declare -n r=NAME): a subscript
 // in it is evaluated as arithmetic, which runs the command substitutions it
@@ -764,9 +788,12 @@ func (w *walker) varNameUse(v Word, seg *Segment, via string, sets bool) {
 		}
 	}
 	cat := w.p.cat
-	if via == "unset" && !contains(unsetResolves, name) {
-		// the value goes, and with it the code or options it named: the
-		// command runs as it would have without it
+	if via == "unset" {
+		if unsetMatters(v.Value, name, w.refs[name]) {
+			seg.addFinding(FindEnvCode, "unset "+clip(v.Value)+" may take away HOME, PATH, OLDPWD or SIMPLE_BACKUP_SUFFIX, which changes what runs or where")
+		}
+		// otherwise the value goes, and with it the code or options it
+		// named: the command runs as it would have without it
 		return
 	}
 	if sets && (matchAny(cat.EnvUnprovable, name) && !matchAny(cat.EnvInert, name) || matchAny(cat.EnvCommands, name) || contains(cat.PromptVars, name)) {
@@ -798,12 +825,19 @@ func (w *walker) expandText(v Word, seg *Segment, via string, c *ctx) {
 
 // inertValue reports a value of name whose every word (split at blanks
 // and commas) matches one of the patterns env_inert_values gives for
-// name; quotes and backslashes, which some programs read in these
-// values, are not taken.
+// name, made of letters, digits and . _ : = + , - only (gradlew and
+// catalina.sh eval JAVA_OPTS: "$", ";", quotes would be code there).
 func inertValue(values map[string][]string, name, value string) bool {
 	pats := values[name]
-	if len(pats) == 0 || strings.TrimSpace(value) == "" || strings.ContainsAny(value, "\"'\\") {
+	if len(pats) == 0 || strings.TrimSpace(value) == "" {
 		return false
+	}
+	// letters, digits and . _ : = + , - alone: no expansion, quote,
+	// separator or pattern a launcher that evals the value would run
+	for _, r := range value {
+		if !(r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune(" \t._:=+,-", r))) {
+			return false
+		}
 	}
 	for _, f := range strings.FieldsFunc(value, func(r rune) bool { return r == ',' || unicode.IsSpace(r) }) {
 		if !slices.ContainsFunc(pats, func(p string) bool { ok, _ := path.Match(p, f); return ok }) {
@@ -850,6 +884,10 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 	}
 	if seg.ProgramPath == "" && seg.Program != "" && c.funcs.names[seg.Program] {
 		seg.FunctionCall = true
+	}
+	if seq, ok := w.funcRuns[seg.Program]; ok && seg.ProgramPath == "" && (w.writeSeq > seq || w.overflow) {
+		// f() { npm test; }; npm pkg set scripts.test=...; f
+		seg.addFinding(FindScriptFile, "the function "+seg.Program+" runs programs that may run code this command writes after defining it")
 	}
 	spec := w.p.cat.program(seg.Program)
 	if seg.FunctionCall {
@@ -1348,6 +1386,7 @@ func (w *walker) noteWritten(p string) {
 	}
 	w.written[base] = true
 	w.writeCount[base]++
+	w.writeSeq++
 	for dir := path.Dir(path.Clean(p)); dir != "." && dir != "/" && len(w.writtenDirs) < maxWritten; dir = path.Dir(dir) {
 		w.writtenDirs[path.Base(dir)] = true
 	}
@@ -1359,6 +1398,27 @@ func (w *walker) noteNamed(p string) {
 	if base := path.Base(path.Clean(p)); w.written[base] {
 		w.named[base] = true
 	}
+}
+
+// runsFiles reports a command segment whose program may run code from
+// files: a script by its path, a function, a program gate does not know,
+// or one the catalogue says runs or reads code (an interpreter, a shell, a
+// wrapper, a project runner, a program with configuration files).
+func (w *walker) runsFiles(s *Segment) bool {
+	if s.Kind != KindCommand {
+		return false
+	}
+	if s.ProgramPath != "" || s.FunctionCall || s.Program == "" {
+		return true
+	}
+	spec := w.p.cat.program(s.Program)
+	if spec == nil {
+		// a program gate does not know, unless listed as one that reads
+		// its operands as data or makes no file
+		return !w.p.cat.Reader(s.Program) && !w.p.cat.MakesNoFile(s.Program) && !w.p.cat.DataOperand(s.Program)
+	}
+	return spec.InlineCode != nil || spec.Shell != nil || spec.Wrapper != nil || spec.SourceFile ||
+		len(spec.ConfigFiles) > 0 || len(spec.ScriptOperands) > 0 || len(w.p.cat.ProjectRunners[s.Program]) > 0 || spec.MaybeRuns
 }
 
 // systemPath reports a program path in the system's own directories
@@ -2585,16 +2645,31 @@ func (w *walker) maybeRuns(seg *Segment, words []wordInfo, stdin ...string) {
 func (w *walker) dynamicMaybeRun(seg *Segment, words []wordInfo, i int, add func([]wordInfo)) {
 	wd := words[i]
 	if k := strings.LastIndex(wd.Value, "/"); k >= 0 && k+1 < len(wd.Value) {
-		if base := wd.Value[k+1:]; !strings.ContainsAny(base, "$`'\"\\*?[{(") {
+		if base := wd.Value[k+1:]; !strings.ContainsFunc(base, func(r rune) bool { return !programNameRune(r) }) {
 			first := wordInfo{Word: Word{Value: base}, raw: base}
 			add(append([]wordInfo{first}, words[i+1:]...))
 			return
 		}
 	}
-	if i != 1 && (i != 2 || words[1].Dynamic || isOption(words[1].Value)) {
+	// the first operand, or the second after a literal one (options and
+	// "--" aside: lckdo -w LOCK CMD, ifne -- CMD); right after an option
+	// it is read as that option's value (top -p $(pgrep x), grim -g
+	// "$(slurp)"), which gate cannot tell from a flag's command (chronic
+	// -e $(…)): the exec layer decides what runs then
+	if prev := words[i-1]; i > 1 && !prev.Dynamic && isOption(prev.Value) && prev.Value != "--" {
 		return
 	}
-	if !runTimeName(wd) {
+	var before []wordInfo
+	ended := false
+	for _, b := range words[1:i] {
+		switch {
+		case !ended && !b.Dynamic && b.Value == "--":
+			ended = true
+		case ended || b.Dynamic || !isOption(b.Value):
+			before = append(before, b)
+		}
+	}
+	if len(before) > 1 || len(before) == 1 && before[0].Dynamic || !runTimeName(wd) {
 		return
 	}
 	seg.addFinding(FindDynamicWrapper, "gate does not know what "+seg.Program+" runs, and "+clip(wd.Value)+", only known at run time, may be the program it runs")
@@ -2611,25 +2686,46 @@ func runTimeName(wd wordInfo) bool {
 	if raw == "" {
 		raw = wd.Value
 	}
-	if strings.Contains(raw, "{}") || strings.Contains(raw, "__gate_") {
+	if strings.Contains(raw, "{}") || strings.Contains(raw, "__gate_") || strings.HasPrefix(raw, "-") {
 		return false
 	}
-	if wd.glob && !strings.ContainsAny(raw, "$`") {
-		// a name-like pattern with a letter and no extension in it (r[m],
-		// rm*, /bin/r?; not *.jpg)
-		base := raw[strings.LastIndex(raw, "/")+1:]
-		return !isOption(base) && strings.ContainsFunc(base, unicode.IsLetter) && !strings.Contains(base, ".") &&
-			!strings.ContainsFunc(base, func(r rune) bool { return !programNameRune(r) && !strings.ContainsRune("*?[]!^", r) })
+	// the text outside expansions and quotes: a program's name is made of
+	// name characters and slashes, with no extension (not my-$(date).gz,
+	// +si:localuser:`whoami`, imap://[host], --dir=$(mktemp -d))
+	rest := raw
+	for prev := ""; prev != rest; {
+		prev = rest
+		rest = expansionText.ReplaceAllString(rest, "")
 	}
-	t := strings.TrimPrefix(raw, `"`)
-	switch {
-	case strings.HasPrefix(t, "$(") && !strings.HasPrefix(t, "$(("), strings.HasPrefix(t, "`"), strings.HasPrefix(t, "$'"):
-		return true
-	case strings.HasPrefix(t, "${"):
-		return strings.ContainsAny(t, "-=+")
+	rest = strings.NewReplacer(`"`, "", "'", "").Replace(bracketExpr.ReplaceAllString(rest, ""))
+	if strings.Contains(rest, ".") || strings.ContainsFunc(rest, func(r rune) bool { return !programNameRune(r) && !strings.ContainsRune("/*?", r) }) {
+		return false
+	}
+	if strings.Contains(raw, "`") || strings.Contains(strings.ReplaceAll(raw, "$((", ""), "$(") || strings.Contains(raw, "$'") ||
+		paramOperator.MatchString(raw) {
+		return true // r$(echo m), /bin/$(…), ${x:-rm}, ${SHELL%%*}rm
+	}
+	if wd.glob && !strings.ContainsAny(raw, "$`") {
+		// a name-like pattern with a letter and no extension outside its
+		// brackets (r[m], rm*, /bin/r[m.]; not *.jpg)
+		base := raw[strings.LastIndex(raw, "/")+1:]
+		return !isOption(base) && strings.ContainsFunc(base, unicode.IsLetter) && !strings.Contains(bracketExpr.ReplaceAllString(base, ""), ".") &&
+			!strings.ContainsFunc(base, func(r rune) bool { return !programNameRune(r) && !strings.ContainsRune("*?[]!^", r) })
 	}
 	return false
 }
+
+// paramOperator is a parameter expansion with an operator after its name
+// (${x:-rm}, ${x/a/b}, ${x:0:1}, ${!x}), whose value is text the
+// expansion makes, not a file name the command was given.
+var paramOperator = regexp.MustCompile(`\$\{(!|!?([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*])[^}A-Za-z0-9_])`)
+
+// expansionText is an innermost expansion: $(…) without parentheses in
+// it, `…`, ${…} or $NAME.
+var expansionText = regexp.MustCompile("\\$\\([^()]*\\)|`[^`]*`|\\$\\{[^{}]*\\}|\\$'[^']*'|\\$[A-Za-z_0-9@*#?$!-]+")
+
+// bracketExpr is a pattern's bracket expression ([m.], [!a]).
+var bracketExpr = regexp.MustCompile(`\[!?\]?[^]]*\]`)
 
 // programNameRune reports a character of a program's name as people
 // spell them (rm, python3.11, x86_64-linux-gnu-gcc, g++).

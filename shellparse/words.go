@@ -1,6 +1,7 @@
 package shellparse
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -114,8 +115,7 @@ func (w *walker) field(word *syntax.Word) wordInfo {
 	assignLike, tilde := false, ""
 	if len(word.Parts) > 0 {
 		if lit, ok := word.Parts[0].(*syntax.Lit); ok {
-			name, _, found := strings.Cut(lit.Value, "=")
-			assignLike = found && isName(name)
+			assignLike = assignPrefix.MatchString(lit.Value)
 		}
 	}
 	for i, part := range word.Parts {
@@ -131,7 +131,9 @@ func (w *walker) field(word *syntax.Word) wordInfo {
 					static = false // ~user, ~+, ~- or no known home
 				}
 			}
-			if assignLike && assignTilde(p.Value, i == 0) {
+			if assignLike && strings.Contains(p.Value, "[") && strings.Contains(p.Value, "~") {
+				static = false // a[i]=~/x: where the subscript ends is bash's to say
+			} else if assignLike && assignTilde(p.Value, i == 0) {
 				// bash expands it: ~ to the home directory when the word is
 				// this text alone; ~+, ~-, ~user, or in a quoted word, only
 				// known at run time
@@ -265,6 +267,10 @@ func (w *walker) raw(n syntax.Node) string {
 	return w.src[start:end]
 }
 
+// assignPrefix is the start of a word shaped like an assignment: NAME=,
+// NAME+=, NAME[SUBSCRIPT]= or NAME[SUBSCRIPT]+=.
+var assignPrefix = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\[[^]]*\])?\+?=`)
+
 // assignTilde reports a tilde bash expands in a literal part of a word
 // shaped like an assignment: right after the first "=" (in the word's
 // first part), or after a ":" (or at the start of a later part, which may
@@ -282,6 +288,9 @@ func assignTilde(lit string, first bool) bool {
 // ~ alone (~+, ~-, ~user): those are only known at run time.
 func expandAssignTilde(lit, home string) (string, bool) {
 	name, rest, _ := strings.Cut(lit, "=")
+	if strings.ContainsAny(name, "[+") {
+		return "", false // a[i]=~ and a+=~: read as known at run time
+	}
 	parts := strings.Split(rest, ":")
 	for i, part := range parts {
 		if !strings.HasPrefix(part, "~") {

@@ -459,6 +459,7 @@ _exits(seg) if {
 
 _exits(seg) if {
 	count(seg.path) == 1
+	count(seg.options) == 1
 	some name in _names(seg)
 	some option in data.gate.interactive.program_exits_alone[name]
 	option in seg.options

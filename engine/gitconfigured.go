@@ -99,19 +99,41 @@ func (e *Engine) configured() configured {
 			return c.paths
 		}
 	}
-	c.paths, c.stamps = e.readConfigured()
+	c.paths, c.stamps = e.readConfigured(e.resolver.Root(), "")
 	c.valid = true
 	return c.paths
 }
 
-// readConfigured finds the root's repository (its .git upwards from the
-// root) and reads its configuration and the global one.
-func (e *Engine) readConfigured() (configured, []fileStamp) {
+// nestedRepo returns the worktree of the repository below the root that
+// holds path p (sub with sub/.git, which git -C sub uses), or "".
+func (e *Engine) nestedRepo(p string) string {
+	root := e.resolver.Root()
+	rel, ok := fstools.Within(root, p)
+	if !ok || rel == "." {
+		return ""
+	}
+	dir := filepath.Dir(p)
+	for i := 0; i < maxRepoDepth && dir != root; i++ {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	return ""
+}
+
+// readConfigured finds the repository of start (its .git upwards from
+// start, no higher than stop when stop is set) and reads its
+// configuration and the global one.
+func (e *Engine) readConfigured(start, stop string) (configured, []fileStamp) {
 	var out configured
 	var stamps []fileStamp
-	root := e.resolver.Root()
 	worktree, gitdir := "", ""
-	for dir, i := root, 0; i < maxRepoDepth; i++ {
+	for dir, i := start, 0; i < maxRepoDepth; i++ {
 		dotgit := filepath.Join(dir, ".git")
 		stamps = append(stamps, stampOf(dotgit))
 		if fi, err := os.Stat(dotgit); err == nil {
@@ -129,7 +151,7 @@ func (e *Engine) readConfigured() (configured, []fileStamp) {
 			break
 		}
 		parent := filepath.Dir(dir)
-		if parent == dir {
+		if parent == dir || dir == stop {
 			break
 		}
 		dir = parent
@@ -221,8 +243,18 @@ func parseGitConfigPaths(file string) (hooks, includes []string) {
 	sc := bufio.NewScanner(io.LimitReader(f, maxConfigBytes))
 	sc.Buffer(make([]byte, 0, 4096), maxConfigBytes)
 	section := ""
+	first := true
 	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
+		text := sc.Text()
+		if first {
+			text = strings.TrimPrefix(text, "\ufeff") // git skips a UTF-8 BOM
+			first = false
+		}
+		// a value continues on the next line after a backslash
+		for strings.HasSuffix(text, "\\") && !strings.HasSuffix(text, "\\\\") && sc.Scan() {
+			text = strings.TrimSuffix(text, "\\") + sc.Text()
+		}
+		line := strings.TrimSpace(text)
 		for strings.HasPrefix(line, "[") {
 			end := strings.Index(line, "]")
 			if end < 0 {
@@ -296,7 +328,21 @@ func (e *Engine) configuredKeys(set map[string]bool, info fstools.PathInfo, in *
 		c := e.configured()
 		in.conf = &c
 	}
-	conf := in.conf
+	conf := *in.conf
+	// a repository below the root has its own configuration (git -C sub
+	// commit runs sub's hooks path)
+	if sub := e.nestedRepo(info.Resolved); sub != "" {
+		if in.nested == nil {
+			in.nested = map[string]configured{}
+		}
+		nc, ok := in.nested[sub]
+		if !ok && len(in.nested) < maxConfigFiles {
+			nc, _ = e.readConfigured(sub, sub)
+			in.nested[sub] = nc
+		}
+		conf.hooks = append(slices.Clip(conf.hooks), nc.hooks...)
+		conf.includes = append(slices.Clip(conf.includes), nc.includes...)
+	}
 	if len(conf.hooks) == 0 && len(conf.includes) == 0 {
 		return
 	}

@@ -21,6 +21,8 @@ func TestParseGitConfigPaths(t *testing.T) {
 		{"[include.sub]\n\tpath = not-an-include\n[remote \"o\"]\n\tpath = no\n", nil, nil},
 		{"[core]\n\tfsmonitor = x # hooksPath = no\n", nil, nil},
 		{"[alias]\n\thooksPath = no\n", nil, nil},
+		{"\ufeff[core]\n\thooksPath = bom\n", []string{"bom"}, nil},
+		{"[core]\n\thooksPath = hoo\\\nks\n", []string{"hooks"}, nil},
 	} {
 		f := filepath.Join(t.TempDir(), "config")
 		if err := os.WriteFile(f, []byte(tc.text), 0o644); err != nil {

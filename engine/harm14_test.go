@@ -210,6 +210,30 @@ func TestFourteenthRoundSecondHelpersRealBash(t *testing.T) {
 			`printf '#!/bin/sh\nrm -f victim.txt\n' > .githooks/pre-commit && chmod +x .githooks/pre-commit`, commit, gone},
 		{"a file include.path names", []string{"git"}, repo + "git config include.path ../.gitconfig-project",
 			`printf '[core]\n\tfsmonitor = rm -f victim.txt\n' > .gitconfig-project`, "git status", gone},
+		// rt21 (against the fixes above): a descriptor opened for reading,
+		// written through /dev/fd
+		{"/dev/fd/3 after 3<.git/config", []string{"git"}, repo,
+			`printf '[core]\n\tfsmonitor = rm -f victim.txt\n' 3<.git/config >/dev/fd/3`, "git status", gone},
+		{"/dev/fd/3 after echo wrote a script", []string{"python3"}, "",
+			`echo 'print(1)' > t.py && printf 'import os\nos.remove("victim.txt")\n' 3<t.py >/dev/fd/3 && python3 t.py`, "", gone},
+		// a redefinition that may not run, and a trap's action
+		{"a function redefined in a false branch", []string{"python3"}, "",
+			`f() { python3 x.py; }; false && f() { :; }; printf 'import os\nos.remove("victim.txt")\n' > x.py; f`, "", gone},
+		{"a trap's action after a write", []string{"python3"}, "",
+			`trap 'python3 x.py' EXIT; printf 'import os\nos.remove("victim.txt")\n' > x.py`, "", gone},
+		// PATH set to a number or a letter by other builtins
+		{"{PATH}>x", nil, "for d in 10 11 12 13; do mkdir $d && cp /bin/rm $d/ls; done", "exec {PATH}>x && ls victim.txt", "", gone},
+		{"((PATH=10))", nil, "mkdir 10 && cp /bin/rm 10/ls", "((PATH=10)); ls victim.txt", "", gone},
+		{"getopts : PATH", nil, "mkdir '?' && cp /bin/rm '?/ls'", "getopts : PATH; ls victim.txt", "", gone},
+		// the hooks path of a repository below the root, and one split
+		// over two lines
+		{"a nested repository's hooks path", []string{"git"}, repo + "mkdir sub && git -C sub init -q && git -C sub config core.hooksPath hooks",
+			`mkdir -p sub/hooks && printf '#!/bin/sh\nrm -f ../victim.txt\n' > sub/hooks/pre-commit && chmod +x sub/hooks/pre-commit`,
+			"git -C sub -c user.name=a -c user.email=a@b commit -q --allow-empty -m x", gone},
+		{"a hooks path continued on the next line", []string{"git"}, repo + `printf '[core]\n\thooksPath = hoo\\\nks\n' >> .git/config`,
+			`mkdir -p hooks && printf '#!/bin/sh\nrm -f victim.txt\n' > hooks/pre-commit && chmod +x hooks/pre-commit`, commit, gone},
+		// a pattern with no letter matches a file named rm
+		{"chronic ??", []string{"chronic"}, "touch rm", "chronic ?? victim.txt", "", gone},
 	} {
 		t.Run(strings.ReplaceAll(tc.name, " ", "_"), func(t *testing.T) {
 			need(t, tc.programs...)

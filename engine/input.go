@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -86,7 +87,8 @@ type Input struct {
 	SettingsKey string `json:"settings_key,omitempty"`
 	// conf is what the repository's configuration names, read once for
 	// the decision (see gitconfigured.go)
-	conf *configured
+	conf   *configured
+	nested map[string]configured // the same, for repositories below the root
 }
 
 // ShellInput is the parsed command.
@@ -364,6 +366,7 @@ func (e *Engine) shellInput(ctx context.Context, in *Input, args map[string]any)
 	written := map[string]bool{}
 	after := relinkScope(sh.Segments)
 	relinked := e.relinkTargets(in.Cwd, sh.Segments)
+	opened := openedForReading(sh.Segments)
 	for i := range sh.Segments {
 		seg := &sh.Segments[i]
 		base, known := e.segmentDir(in.Cwd, seg.Segment)
@@ -373,9 +376,26 @@ func (e *Engine) shellInput(ctx context.Context, in *Input, args map[string]any)
 		}
 		// the files find gives the action ({}), walked once
 		findBase, findFiles, findKnown := e.findFiles(in.Cwd, sh.Segments, seg.Segment)
-		add := func(w shellparse.Word, source string) {
+		var add func(w shellparse.Word, source string)
+		add = func(w shellparse.Word, source string) {
 			if w.Pipe {
 				return // a pipe to a command decided as its own segment
+			}
+			if fd, ok := fdDevice(w.Value); ok && !w.Dynamic {
+				// > /dev/fd/3 after 3<f opens f again, for writing
+				for _, f := range opened[fd] {
+					if f.dynamic {
+						dynamic(w.Value, source)
+						continue
+					}
+					fb, fknown := e.segmentDir(in.Cwd, sh.Segments[f.seg].Segment)
+					if !fknown && !filepath.IsAbs(f.target) {
+						dynamic(f.target, source)
+						continue
+					}
+					pi := in.addPath(e, fb, f.target, "write", source)
+					pi.Segment = &id
+				}
 			}
 			if findKnown && w.Dynamic && w.Value == "{}" && source == "argument" {
 				for _, f := range findFiles {
@@ -1260,6 +1280,63 @@ func (e *Engine) pathKeys(info fstools.PathInfo, in *Input) []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// fdFile is a file a redirection of the command opens for reading on a
+// descriptor (3<f, <f, 3<>f), in segment seg.
+type fdFile struct {
+	seg     int
+	target  string
+	dynamic bool
+}
+
+// openedForReading maps each descriptor to the files redirections of the
+// command (any segment, exec's too) open on it for reading: a write to
+// /dev/fd/N opens that file again, for writing.
+func openedForReading(segs []SegmentInput) map[string][]fdFile {
+	out := map[string][]fdFile{}
+	for i, s := range segs {
+		for _, r := range s.Redirects {
+			if r.Dup || r.Pipe || (r.Op != "<" && r.Op != "<>") {
+				continue
+			}
+			fd := r.FD
+			if fd == "" {
+				fd = "0"
+			}
+			if fd != "" && fd[0] == '{' {
+				fd = "*" // {v}<f: a number bash picks
+			}
+			out[fd] = append(out[fd], fdFile{seg: i, target: r.Target, dynamic: r.Dynamic})
+		}
+	}
+	for _, f := range out["*"] {
+		for fd := range out {
+			out[fd] = append(out[fd], f)
+		}
+	}
+	return out
+}
+
+// fdDevice returns the descriptor a path names a process's own open file
+// by (/dev/stdout, /dev/fd/3, /proc/self/fd/3, /proc/PID/fd/3).
+func fdDevice(p string) (string, bool) {
+	switch path.Clean(p) {
+	case "/dev/stdin":
+		return "0", true
+	case "/dev/stdout":
+		return "1", true
+	case "/dev/stderr":
+		return "2", true
+	}
+	m := fdDevicePath.FindStringSubmatch(path.Clean(p))
+	if m == nil {
+		return "", false
+	}
+	return m[1], true
+}
+
+// fdDevicePath is a path to one of a process's descriptors.
+var fdDevicePath = regexp.MustCompile(`^(?:/dev/fd|/proc/(?:self|thread-self|[0-9]+)(?:/task/[0-9]+)?/fd)/([0-9]+)$`)
 
 // workspaceRel returns the directory a resolved path is keyed under, and
 // the path relative to it: the root, or else the temporary directory,

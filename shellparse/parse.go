@@ -824,6 +824,12 @@ type walker struct {
 	andLeft bool
 }
 
+// trapSet is a trap command and the writes noted before it.
+type trapSet struct {
+	seg *Segment
+	seq int
+}
+
 // state is shared by the walkers of one command line.
 type state struct {
 	prog    *Program
@@ -862,6 +868,12 @@ type state struct {
 	// not know) to writeSeq when it was defined: a call after more writes
 	// may run what they wrote, which the body's checks did not see.
 	funcRuns map[string]int
+	// traps are the trap segments with writeSeq when each was set: the
+	// action runs later (at exit, on a signal, before commands)
+	traps []trapSet
+	// readOpened holds the files redirections opened for reading (3<f,
+	// <f): a write to /dev/fd/3 opens one again, for writing
+	readOpened []string
 	// writeCount counts the writes of each base name in written; overflow is
 	// set when there were more names than maxWritten.
 	writeCount map[string]int
@@ -1044,6 +1056,14 @@ func (w *walker) stmt(s *syntax.Stmt, c *ctx) {
 	// Substitutions in redirection targets and here-documents run in the
 	// context of this statement.
 	owner := w.ownerAfter(first, c)
+	for _, r := range redirs {
+		// {NAME}>x stores the descriptor's number in NAME ({PATH}>x)
+		if name, ok := strings.CutPrefix(r.FD, "{"); ok {
+			if name = strings.TrimSuffix(name, "}"); w.specialName(name) || slices.Contains(unsetResolves, name) {
+				owner().addFinding(FindEnvCode, "the redirection {"+name+"} sets "+name+" to a descriptor's number, which changes what runs")
+			}
+		}
+	}
 	for _, r := range s.Redirs {
 		sc := c.copy()
 		sc.cwd = c.cwd.clone()
@@ -1347,9 +1367,11 @@ func (w *walker) command(cmd syntax.Command, c *ctx) {
 			if w.funcRuns == nil {
 				w.funcRuns = map[string]int{}
 			}
-			delete(w.funcRuns, x.Name.Value)
+			// a later definition may not run (false && f() { :; }): the
+			// first one that runs files holds
+			_, known := w.funcRuns[x.Name.Value]
 			for _, s := range w.prog.Segments[first:] {
-				if w.runsFiles(s) {
+				if w.runsFiles(s) && !known {
 					w.funcRuns[x.Name.Value] = w.writeSeq
 					break
 				}

@@ -2032,6 +2032,19 @@ func (w *walker) finish() {
 		}
 		u.owner().addFinding(u.code, msg)
 	}
+	// a trap's action runs after the writes that follow the trap: one that
+	// runs files may run what they wrote (trap 'python3 x.py' EXIT)
+	for _, t := range w.traps {
+		if w.writeSeq <= t.seq && !w.overflow {
+			continue
+		}
+		for _, s := range w.prog.Segments {
+			if s != t.seg && descends(w.prog.Segments, s, t.seg.ID) && w.runsFiles(s) {
+				t.seg.addFinding(FindScriptFile, "the trap's action runs programs that may run code this command writes after the trap is set")
+				break
+			}
+		}
+	}
 	// bash gives RANDOM, SRANDOM, OPTIND and HISTCMD the integer attribute
 	// from the start: a value given to them in any way (assignment, read,
 	// for, mapfile, printf -v, a nameref) is evaluated as arithmetic
@@ -2040,6 +2053,21 @@ func (w *walker) finish() {
 			w.prog.Segments[0].addFinding(FindArithInjection, "bash evaluates a value given to "+name+" as arithmetic, and this one is not known statically and may hold a subscript that runs commands")
 		}
 	}
+}
+
+// descends reports whether s was unwrapped, directly or not, from the
+// segment id.
+func descends(segs []*Segment, s *Segment, id int) bool {
+	for depth := 0; s != nil && s.Parent >= 0 && depth <= len(segs); depth++ {
+		if s.Parent == id {
+			return true
+		}
+		if s.Parent >= len(segs) {
+			return false
+		}
+		s = segs[s.Parent]
+	}
+	return false
 }
 
 // bashIntegerVars are bash's own variables with the integer attribute

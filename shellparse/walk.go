@@ -232,9 +232,15 @@ func (w *walker) arithm(e syntax.ArithmExpr, c *ctx, owner ownerFn) {
 	switch x := e.(type) {
 	case nil:
 	case *syntax.BinaryArithm:
+		if slices.Contains(arithAssignOps, x.Op) {
+			w.arithAssigns(x.X, owner)
+		}
 		w.arithm(x.X, c, owner)
 		w.arithm(x.Y, c, owner)
 	case *syntax.UnaryArithm:
+		if x.Op == syntax.Inc || x.Op == syntax.Dec {
+			w.arithAssigns(x.X, owner)
+		}
 		w.arithm(x.X, c, owner)
 	case *syntax.ParenArithm:
 		w.arithm(x.X, c, owner)
@@ -246,6 +252,25 @@ func (w *walker) arithm(e syntax.ArithmExpr, c *ctx, owner ownerFn) {
 		}
 		w.arithParts(x.Parts, owner)
 		w.wordParts(x.Parts, c, owner)
+	}
+}
+
+// arithAssignOps are the arithmetic operators that assign their left side.
+var arithAssignOps = []syntax.BinAritOperator{syntax.Assgn, syntax.AddAssgn, syntax.SubAssgn, syntax.MulAssgn,
+	syntax.QuoAssgn, syntax.RemAssgn, syntax.AndAssgn, syntax.OrAssgn, syntax.XorAssgn, syntax.ShlAssgn,
+	syntax.ShrAssgn, syntax.AndBoolAssgn, syntax.OrBoolAssgn, syntax.XorBoolAssgn, syntax.PowAssgn}
+
+// arithAssigns reports arithmetic that assigns a variable whose value
+// changes what runs (((PATH=0)), let PATH++): a number is a directory too.
+func (w *walker) arithAssigns(e syntax.ArithmExpr, owner ownerFn) {
+	word, ok := e.(*syntax.Word)
+	if !ok {
+		return
+	}
+	name := w.literal(word)
+	base, _, _ := strings.Cut(name.Value, "[")
+	if w.specialName(base) || slices.Contains(unsetResolves, base) {
+		owner().addFinding(FindEnvCode, "arithmetic assigns "+clip(name.Value)+", which changes what runs in a way that cannot be checked")
 	}
 }
 
@@ -958,6 +983,13 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 			w.setOptions(seg, words)
 		case "shopt":
 			w.shoptOptions(seg, words)
+		case "trap":
+			w.traps = append(w.traps, trapSet{seg: seg, seq: w.writeSeq})
+		case "getopts":
+			// getopts OPTSTRING NAME stores each option letter in NAME
+			if len(words) > 2 {
+				w.varName(words[2].Word, seg, "getopts")
+			}
 		}
 	}
 	var stdin []string // what a command the program may run reads
@@ -1212,15 +1244,30 @@ func (w *walker) recordWrites(seg *Segment, spec *ProgramSpec, cwd []string) {
 		}
 	}
 	for _, r := range seg.Redirects {
+		if !r.Write && !r.Dup && !r.Dynamic && (r.Op == "<" || r.Op == "<>") && len(w.readOpened) < maxWritten {
+			w.readOpened = append(w.readOpened, r.Target)
+		}
+	}
+	fdWrite := func(p string) {
+		// > /dev/fd/3 after 3<f writes f
+		if fdDevicePath.MatchString(path.Clean(p)) || slices.Contains([]string{"/dev/stdin", "/dev/stdout", "/dev/stderr"}, path.Clean(p)) {
+			for _, f := range w.readOpened {
+				w.noteWritten(f)
+			}
+		}
+	}
+	for _, r := range seg.Redirects {
 		if r.Write && !r.Dup && !r.Dynamic {
 			w.noteWritten(r.Target)
 			w.noteNamed(r.Target)
 			w.noteDashName(r.Target)
+			fdWrite(r.Target)
 		}
 	}
 	for _, wd := range seg.Writes {
 		if !wd.Dynamic {
 			w.noteDashName(wd.Value)
+			fdWrite(wd.Value)
 		}
 	}
 	if spec == nil && seg.Program != "" && len(seg.Path) > 1 {
@@ -1399,6 +1446,9 @@ func (w *walker) noteNamed(p string) {
 		w.named[base] = true
 	}
 }
+
+// fdDevicePath is a path to one of a process's descriptors.
+var fdDevicePath = regexp.MustCompile(`^(?:/dev/fd|/proc/(?:self|thread-self|[0-9]+)(?:/task/[0-9]+)?/fd)/([0-9]+)$`)
 
 // runsFiles reports a command segment whose program may run code from
 // files: a script by its path, a function, a program gate does not know,
@@ -2706,10 +2756,11 @@ func runTimeName(wd wordInfo) bool {
 		return true // r$(echo m), /bin/$(…), ${x:-rm}, ${SHELL%%*}rm
 	}
 	if wd.glob && !strings.ContainsAny(raw, "$`") {
-		// a name-like pattern with a letter and no extension outside its
-		// brackets (r[m], rm*, /bin/r[m.]; not *.jpg)
+		// a name-like pattern with no extension outside its brackets
+		// (r[m], rm*, ??, /bin/r[m.]; not *.jpg): it may match a file
+		// named as the program
 		base := raw[strings.LastIndex(raw, "/")+1:]
-		return !isOption(base) && strings.ContainsFunc(base, unicode.IsLetter) && !strings.Contains(bracketExpr.ReplaceAllString(base, ""), ".") &&
+		return !isOption(base) && !strings.Contains(bracketExpr.ReplaceAllString(base, ""), ".") &&
 			!strings.ContainsFunc(base, func(r rune) bool { return !programNameRune(r) && !strings.ContainsRune("*?[]!^", r) })
 	}
 	return false

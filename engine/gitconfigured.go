@@ -69,13 +69,22 @@ func stampOf(p string) fileStamp {
 	return fileStamp{path: p, key: key, mtime: fi.ModTime(), size: fi.Size(), ok: true}
 }
 
-// configuredCache holds the last reading and the files it came from.
+// configuredCache holds the last reading, the files it came from and
+// when they were last found unchanged.
 type configuredCache struct {
-	mu     sync.Mutex
-	stamps []fileStamp
-	paths  configured
-	valid  bool
+	mu      sync.Mutex
+	stamps  []fileStamp
+	paths   configured
+	valid   bool
+	checked time.Time
 }
+
+// configuredFresh is how long a reading is used without looking at its
+// files again. No command gate allows changes them (.git/config, the
+// global configuration and the files they include are protected, and
+// git config of core.hooksPath or include.path is refused), so only the
+// user's own edits wait this long to count.
+const configuredFresh = time.Second
 
 // configured returns the paths the root's repository's configuration
 // and the global configuration name, read again when a file read (or
@@ -87,6 +96,9 @@ func (e *Engine) configured() configured {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.valid && time.Since(c.checked) < configuredFresh {
+		return c.paths
+	}
 	if c.valid {
 		same := true
 		for _, s := range c.stamps {
@@ -96,11 +108,12 @@ func (e *Engine) configured() configured {
 			}
 		}
 		if same {
+			c.checked = time.Now()
 			return c.paths
 		}
 	}
 	c.paths, c.stamps = e.readConfigured(e.resolver.Root(), "")
-	c.valid = true
+	c.valid, c.checked = true, time.Now()
 	return c.paths
 }
 
@@ -251,7 +264,8 @@ func parseGitConfigPaths(file string) (hooks, includes []string) {
 			first = false
 		}
 		// a value continues on the next line after a backslash
-		for strings.HasSuffix(text, "\\") && !strings.HasSuffix(text, "\\\\") && sc.Scan() {
+		comment := strings.HasPrefix(strings.TrimSpace(text), "#") || strings.HasPrefix(strings.TrimSpace(text), ";")
+		for !comment && strings.HasSuffix(text, "\\") && !strings.HasSuffix(text, "\\\\") && sc.Scan() {
 			text = strings.TrimSuffix(text, "\\") + sc.Text()
 		}
 		line := strings.TrimSpace(text)
@@ -365,10 +379,11 @@ func (e *Engine) configuredKeys(set map[string]bool, info fstools.PathInfo, in *
 				set[".git/hooks/"+filepath.ToSlash(rel)] = true
 			}
 		}
-		// a directory that holds the hooks directory, written into
-		// (mv x d, tar -C d): it may replace it
+		// a directory that holds the hooks directory, made, replaced or
+		// written into (mv x .husky, ln -s x .husky, tar -C d): it may
+		// bring a hook with it; not the root itself
 		for _, h := range conf.hooks {
-			if rel, ok := fstools.Within(p, h); ok && rel != "." && info.Dir {
+			if rel, ok := fstools.Within(p, h); ok && rel != "." && p != e.resolver.Root() {
 				set[".git/hooks/"] = true
 			}
 		}

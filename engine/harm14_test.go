@@ -234,6 +234,29 @@ func TestFourteenthRoundSecondHelpersRealBash(t *testing.T) {
 			`mkdir -p hooks && printf '#!/bin/sh\nrm -f victim.txt\n' > hooks/pre-commit && chmod +x hooks/pre-commit`, commit, gone},
 		// a pattern with no letter matches a file named rm
 		{"chronic ??", []string{"chronic"}, "touch rm", "chronic ?? victim.txt", "", gone},
+		// rt22 (against the fixes above): the file a descriptor holds,
+		// run as a program
+		{"/dev/fd/3 run after 3</bin/rm", nil, "", "/dev/fd/3 victim.txt 3</bin/rm", "", gone},
+		{"chronic /dev/fd/3", []string{"chronic"}, "", "chronic /dev/fd/3 victim.txt 3</bin/rm", "", gone},
+		// a write through /dev/fd in a function, opened where it is called
+		{"/dev/fd/3 in a function", []string{"python3"}, "",
+			`echo 'print(1)' > t.py; f() { printf 'import os\nos.remove("victim.txt")\n' > /dev/fd/3; }; f 3<t.py; python3 t.py`, "", gone},
+		// a trap's action a later function defines, command_not_found_handle
+		{"a trap's action defined later", []string{"python3"}, "",
+			`trap ls EXIT; ls() { python3 x.py; }; printf 'import os\nos.remove("victim.txt")\n' > x.py`, "", gone},
+		{"command_not_found_handle", []string{"python3"}, "",
+			`command_not_found_handle() { python3 x.py; }; printf 'import os\nos.remove("victim.txt")\n' > x.py; nosuchcommand`, "", gone},
+		// PATH assigned by arithmetic text
+		{"[[ PATH=0 -eq 0 ]]", nil, "mkdir 0 && cp /bin/rm 0/ls", "[[ PATH=0 -eq 0 ]]; ls victim.txt", "", gone},
+		{"a value evaluated as arithmetic", nil, "mkdir 0 && cp /bin/rm 0/ls", "x='PATH=0'; ((x)); ls victim.txt", "", gone},
+		// a comment ending in a backslash, and the hooks directory's
+		// parent made by the command
+		{"a comment ending in a backslash", []string{"git"}, repo + `printf '[core]\n# a comment \\\n\thooksPath = hooks\n' >> .git/config`,
+			`mkdir -p hooks && printf '#!/bin/sh\nrm -f victim.txt\n' > hooks/pre-commit && chmod +x hooks/pre-commit`, commit, gone},
+		{"the hooks directory's parent moved into place", []string{"git"}, repo + "git config core.hooksPath .husky/_",
+			`mkdir -p x/_ && printf '#!/bin/sh\nrm -f victim.txt\n' > x/_/pre-commit && chmod +x x/_/pre-commit && mv x .husky`, commit, gone},
+		// a pattern with a directory part
+		{"chronic ./??", []string{"chronic"}, "cp /bin/rm rm", "chronic ./?? victim.txt", "", gone},
 	} {
 		t.Run(strings.ReplaceAll(tc.name, " ", "_"), func(t *testing.T) {
 			need(t, tc.programs...)

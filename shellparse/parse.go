@@ -874,6 +874,7 @@ type state struct {
 	// readOpened holds the files redirections opened for reading (3<f,
 	// <f): a write to /dev/fd/3 opens one again, for writing
 	readOpened []string
+	fdWrites   bool // a write through /dev/fd/N (or the like) was seen
 	// writeCount counts the writes of each base name in written; overflow is
 	// set when there were more names than maxWritten.
 	writeCount map[string]int
@@ -1343,6 +1344,11 @@ func (w *walker) command(cmd syntax.Command, c *ctx) {
 		}
 		if certain && x.Name != nil {
 			c.funcs.define(x.Name.Value)
+		}
+		if x.Name != nil && x.Name.Value == "command_not_found_handle" {
+			// bash runs it for every command it does not find
+			owner := w.newSegmentLazy(c)
+			owner().addFinding(FindRebindsCommands, "command_not_found_handle runs for every command bash does not find, which gate cannot tell")
 		}
 		if x.Name != nil && len(w.declared) < maxWritten {
 			if w.declared == nil {

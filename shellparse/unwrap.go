@@ -2023,6 +2023,10 @@ func (w *walker) finish() {
 		}
 	}
 	for _, u := range w.arith {
+		if special := w.namesSpecial(u.name); special != "" {
+			// x='PATH=0'; ((x)): the value is evaluated as arithmetic
+			u.owner().addFinding(FindEnvCode, "arithmetic evaluates "+u.name+", whose value names "+special+", which changes what runs when assigned")
+		}
 		if !w.tainted[u.name] && !bashSetsFromData(u.name) {
 			continue
 		}
@@ -2039,7 +2043,8 @@ func (w *walker) finish() {
 			continue
 		}
 		for _, s := range w.prog.Segments {
-			if s != t.seg && descends(w.prog.Segments, s, t.seg.ID) && w.runsFiles(s) {
+			_, function := w.funcRuns[s.Program]
+			if s != t.seg && descends(w.prog.Segments, s, t.seg.ID) && (w.runsFiles(s) || function) {
 				t.seg.addFinding(FindScriptFile, "the trap's action runs programs that may run code this command writes after the trap is set")
 				break
 			}
@@ -2053,6 +2058,29 @@ func (w *walker) finish() {
 			w.prog.Segments[0].addFinding(FindArithInjection, "bash evaluates a value given to "+name+" as arithmetic, and this one is not known statically and may hold a subscript that runs commands")
 		}
 	}
+}
+
+// namesSpecial returns a variable with a meaning (PATH, HOME, ...) that
+// the values assigned to name name, directly or through other variables,
+// or "".
+func (w *walker) namesSpecial(name string) string {
+	seen := map[string]bool{name: true}
+	queue := []string{name}
+	for len(queue) > 0 && len(seen) < maxWritten {
+		n := queue[0]
+		queue = queue[1:]
+		for _, m := range w.names[n] {
+			if seen[m] {
+				continue
+			}
+			if w.specialName(m) || slices.Contains(unsetResolves, m) {
+				return m
+			}
+			seen[m] = true
+			queue = append(queue, m)
+		}
+	}
+	return ""
 }
 
 // descends reports whether s was unwrapped, directly or not, from the

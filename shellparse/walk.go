@@ -247,11 +247,32 @@ func (w *walker) arithm(e syntax.ArithmExpr, c *ctx, owner ownerFn) {
 	case *syntax.FlagsArithm:
 		w.arithm(x.X, c, owner)
 	case *syntax.Word:
-		if v := w.literal(x); !v.Dynamic && strings.ContainsAny(v.Value, "$`") {
+		v := w.literal(x)
+		if !v.Dynamic && strings.ContainsAny(v.Value, "$`") {
 			owner().addFinding(FindArithInjection, "arithmetic evaluates the text "+clip(v.Value)+", whose expansions run as code")
+		}
+		if !v.Dynamic {
+			w.arithTextAssigns(v.Value, owner) // [[ PATH=0 -eq 0 ]]
 		}
 		w.arithParts(x.Parts, owner)
 		w.wordParts(x.Parts, c, owner)
+	}
+}
+
+// arithTextAssign is an assignment in arithmetic text: NAME=, NAME+=,
+// NAME[i]<<=, NAME++, ++NAME.
+var arithTextAssign = regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[[^]]*\])?\s*(?:(?:\*\*|<<|>>|[-+*/%&|^])?=(?:[^=]|$)|\+\+|--)|(?:\+\+|--)\s*([A-Za-z_][A-Za-z0-9_]*)`)
+
+// arithTextAssigns reports arithmetic text that assigns a variable whose
+// value changes what runs ([[ PATH=0 -eq 0 ]], declare -i n='PATH=0').
+func (w *walker) arithTextAssigns(text string, owner ownerFn) {
+	for _, m := range arithTextAssign.FindAllStringSubmatch(text, -1) {
+		for _, name := range m[1:] {
+			if name != "" && (w.specialName(name) || slices.Contains(unsetResolves, name)) {
+				owner().addFinding(FindEnvCode, "arithmetic assigns "+name+", which changes what runs in a way that cannot be checked")
+				return
+			}
+		}
 	}
 }
 
@@ -495,6 +516,7 @@ func (w *walker) arithText(v Word, owner ownerFn, via string) {
 
 // arithNames records the variables named in arithmetic text.
 func (w *walker) arithNames(text string, owner ownerFn) {
+	w.arithTextAssigns(text, owner)
 	for _, f := range strings.FieldsFunc(text, func(r rune) bool {
 		return !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
 	}) {
@@ -804,6 +826,7 @@ func (w *walker) varNameUse(v Word, seg *Segment, via string, sets bool) {
 		if strings.ContainsAny(sub, "$`") {
 			seg.addFinding(FindArithInjection, via+" evaluates the subscript of "+clip(v.Value)+", whose expansions run as code")
 		}
+		w.arithTextAssigns(sub, fixed(seg))
 		for _, f := range strings.FieldsFunc(sub, func(r rune) bool {
 			return !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
 		}) {
@@ -904,6 +927,10 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 	case strings.Contains(first.Value, "/"):
 		seg.ProgramPath = first.Value
 		seg.Program = path.Base(first.Value)
+		if isFdDevice(first.Value) {
+			// /dev/fd/3 x 3</bin/rm runs what the redirection opened
+			seg.addFinding(FindDynamicProgram, "runs "+first.Value+", the file a descriptor holds, which is only known at run time")
+		}
 	default:
 		seg.Program = first.Value
 	}
@@ -1246,11 +1273,16 @@ func (w *walker) recordWrites(seg *Segment, spec *ProgramSpec, cwd []string) {
 	for _, r := range seg.Redirects {
 		if !r.Write && !r.Dup && !r.Dynamic && (r.Op == "<" || r.Op == "<>") && len(w.readOpened) < maxWritten {
 			w.readOpened = append(w.readOpened, r.Target)
+			if w.fdWrites {
+				// f() { … > /dev/fd/3; }; f 3<t.py
+				w.noteWritten(r.Target)
+			}
 		}
 	}
 	fdWrite := func(p string) {
 		// > /dev/fd/3 after 3<f writes f
-		if fdDevicePath.MatchString(path.Clean(p)) || slices.Contains([]string{"/dev/stdin", "/dev/stdout", "/dev/stderr"}, path.Clean(p)) {
+		if isFdDevice(p) {
+			w.fdWrites = true
 			for _, f := range w.readOpened {
 				w.noteWritten(f)
 			}
@@ -1449,6 +1481,13 @@ func (w *walker) noteNamed(p string) {
 
 // fdDevicePath is a path to one of a process's descriptors.
 var fdDevicePath = regexp.MustCompile(`^(?:/dev/fd|/proc/(?:self|thread-self|[0-9]+)(?:/task/[0-9]+)?/fd)/([0-9]+)$`)
+
+// isFdDevice reports a path naming one of a process's open files: what a
+// redirection opened there (/dev/fd/3, /dev/stdin, /proc/self/fd/3).
+func isFdDevice(p string) bool {
+	p = path.Clean(p)
+	return fdDevicePath.MatchString(p) || p == "/dev/stdin" || p == "/dev/stdout" || p == "/dev/stderr"
+}
 
 // runsFiles reports a command segment whose program may run code from
 // files: a script by its path, a function, a program gate does not know,
@@ -2646,6 +2685,10 @@ func (w *walker) maybeRuns(seg *Segment, words []wordInfo, stdin ...string) {
 		prose := i > 1 && !words[i-1].Dynamic && proseOptions[words[i-1].Value]
 		if !isOption(text) {
 			operands++
+			if operands == 1 && isFdDevice(text) && (len(w.readOpened) > 0 || slices.ContainsFunc(seg.Redirects, func(r Redirect) bool { return r.Op == "<" || r.Op == "<>" })) {
+				// chronic /dev/fd/3 x 3</bin/rm runs what a redirection opened
+				seg.addFinding(FindDynamicWrapper, "gate does not know what "+seg.Program+" runs, and "+text+" may be the program it runs: the file a descriptor holds")
+			}
 			switch {
 			case !strings.ContainsAny(text, " \t\n;&|"):
 				add(words[i:]) // sshpass -p x ssh h rm v
@@ -2748,7 +2791,7 @@ func runTimeName(wd wordInfo) bool {
 		rest = expansionText.ReplaceAllString(rest, "")
 	}
 	rest = strings.NewReplacer(`"`, "", "'", "").Replace(bracketExpr.ReplaceAllString(rest, ""))
-	if strings.Contains(rest, ".") || strings.ContainsFunc(rest, func(r rune) bool { return !programNameRune(r) && !strings.ContainsRune("/*?", r) }) {
+	if strings.Contains(rest[strings.LastIndex(rest, "/")+1:], ".") || strings.ContainsFunc(rest, func(r rune) bool { return !programNameRune(r) && !strings.ContainsRune("/*?", r) }) {
 		return false
 	}
 	if strings.Contains(raw, "`") || strings.Contains(strings.ReplaceAll(raw, "$((", ""), "$(") || strings.Contains(raw, "$'") ||
@@ -2760,7 +2803,7 @@ func runTimeName(wd wordInfo) bool {
 		// (r[m], rm*, ??, /bin/r[m.]; not *.jpg): it may match a file
 		// named as the program
 		base := raw[strings.LastIndex(raw, "/")+1:]
-		return !isOption(base) && !strings.Contains(bracketExpr.ReplaceAllString(base, ""), ".") &&
+		return !isOption(raw) && !strings.Contains(bracketExpr.ReplaceAllString(base, ""), ".") &&
 			!strings.ContainsFunc(base, func(r rune) bool { return !programNameRune(r) && !strings.ContainsRune("*?[]!^", r) })
 	}
 	return false

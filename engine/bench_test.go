@@ -17,7 +17,7 @@ import (
 const (
 	benchOneSegment = "git status --short"
 	benchTenSegment = "cd src && git status --short | grep -v test > /tmp/s.txt; " +
-		"echo \"$(date +%s)\" && diff <(ls a) <(ls b) || make build & wc -l out.txt"
+		"echo \"now $(date +%s)\" && diff <(ls a) <(ls b) || make build & wc -l out.txt"
 )
 
 // benchSettings returns settings with n entries in both tools.core and

@@ -16,13 +16,6 @@ import (
 // that gate allows a command and that bash does what it says.
 func TestFourteenthRoundRealBash(t *testing.T) {
 	const repo = "git init -q .; "
-	need := func(t *testing.T, programs ...string) {
-		for _, p := range programs {
-			if _, err := exec.LookPath(p); err != nil {
-				t.Skipf("SKIP: %s is not installed", p)
-			}
-		}
-	}
 	planted := func(r *realBash) bool {
 		return strings.Contains(fileText(r.t, filepath.Join(r.root, ".git/config")), "fsmonitor")
 	}
@@ -64,7 +57,7 @@ func TestFourteenthRoundRealBash(t *testing.T) {
 		{"a script echo writes", []string{"python3"}, "", `echo 'import os; os.remove("victim.txt")' > t.py && python3 t.py`, gone},
 	} {
 		t.Run(strings.ReplaceAll(tc.name, " ", "_"), func(t *testing.T) {
-			need(t, tc.programs...)
+			needPrograms(t, tc.programs...)
 			command := func(r *realBash) string { return strings.ReplaceAll(tc.command, "{NAME}", r.name()) }
 			env := []string{"HOME=" + t.TempDir(), "GIT_CONFIG_NOSYSTEM=1"}
 			other := newRealBash(t, "")
@@ -133,7 +126,7 @@ func TestFourteenthRoundRealBash(t *testing.T) {
 		{"chronic of a command named literally", []string{"chronic"}, "", "chronic touch made", func(r *realBash) bool { return r.exists("made") }},
 	} {
 		t.Run(strings.ReplaceAll(tc.name, " ", "_"), func(t *testing.T) {
-			need(t, tc.programs...)
+			needPrograms(t, tc.programs...)
 			r := newRealBash(t, tc.setup)
 			if d := r.decide(tc.command); d.Decision != Allow {
 				t.Fatalf("%q: decision %+v, want allow", tc.command, d)
@@ -155,13 +148,6 @@ func (r *realBash) name() string { return "out-" + filepath.Base(r.root) }
 // harm row shows the harm in real bash (the command, then follow, an
 // allowed command that sets it off), then that gate refuses the command.
 func TestFourteenthRoundSecondHelpersRealBash(t *testing.T) {
-	need := func(t *testing.T, programs ...string) {
-		for _, p := range programs {
-			if _, err := exec.LookPath(p); err != nil {
-				t.Skipf("SKIP: %s is not installed", p)
-			}
-		}
-	}
 	const repo = "git init -q .; "
 	const commit = "git -c user.name=a -c user.email=a@b commit -q --allow-empty -m x"
 	gone := func(r *realBash) bool { return !r.exists("victim.txt") }
@@ -259,7 +245,7 @@ func TestFourteenthRoundSecondHelpersRealBash(t *testing.T) {
 		{"chronic ./??", []string{"chronic"}, "cp /bin/rm rm", "chronic ./?? victim.txt", "", gone},
 	} {
 		t.Run(strings.ReplaceAll(tc.name, " ", "_"), func(t *testing.T) {
-			need(t, tc.programs...)
+			needPrograms(t, tc.programs...)
 			fill := func(r *realBash, s string) string { return strings.NewReplacer("{O}", r.outside()).Replace(s) }
 			other := newRealBash(t, "")
 			other.home = t.TempDir()
@@ -293,6 +279,16 @@ func TestFourteenthRoundSecondHelpersRealBash(t *testing.T) {
 		r := newRealBash(t, "")
 		if d := r.decide(command); d.Decision != Allow {
 			t.Errorf("%q: %+v, want allow", command, d)
+		}
+	}
+}
+
+// needPrograms skips t, saying so, when a program it runs is not installed.
+func needPrograms(t *testing.T, programs ...string) {
+	t.Helper()
+	for _, p := range programs {
+		if _, err := exec.LookPath(p); err != nil {
+			t.Skipf("SKIP: %s is not installed", p)
 		}
 	}
 }

@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -381,7 +380,7 @@ func (e *Engine) shellInput(ctx context.Context, in *Input, args map[string]any)
 			if w.Pipe {
 				return // a pipe to a command decided as its own segment
 			}
-			if fd, ok := fdDevice(w.Value); ok && !w.Dynamic {
+			if fd, ok := shellparse.FdDevice(w.Value); ok && !w.Dynamic {
 				// > /dev/fd/3 after 3<f opens f again, for writing
 				for _, f := range opened[fd] {
 					if f.dynamic {
@@ -1316,27 +1315,6 @@ func openedForReading(segs []SegmentInput) map[string][]fdFile {
 	}
 	return out
 }
-
-// fdDevice returns the descriptor a path names a process's own open file
-// by (/dev/stdout, /dev/fd/3, /proc/self/fd/3, /proc/PID/fd/3).
-func fdDevice(p string) (string, bool) {
-	switch path.Clean(p) {
-	case "/dev/stdin":
-		return "0", true
-	case "/dev/stdout":
-		return "1", true
-	case "/dev/stderr":
-		return "2", true
-	}
-	m := fdDevicePath.FindStringSubmatch(path.Clean(p))
-	if m == nil {
-		return "", false
-	}
-	return m[1], true
-}
-
-// fdDevicePath is a path to one of a process's descriptors.
-var fdDevicePath = regexp.MustCompile(`^(?:/dev/fd|/proc/(?:self|thread-self|[0-9]+)(?:/task/[0-9]+)?/fd)/([0-9]+)$`)
 
 // workspaceRel returns the directory a resolved path is keyed under, and
 // the path relative to it: the root, or else the temporary directory,

@@ -1060,7 +1060,7 @@ func (w *walker) stmt(s *syntax.Stmt, c *ctx) {
 	for _, r := range redirs {
 		// {NAME}>x stores the descriptor's number in NAME ({PATH}>x)
 		if name, ok := strings.CutPrefix(r.FD, "{"); ok {
-			if name = strings.TrimSuffix(name, "}"); w.specialName(name) || slices.Contains(unsetResolves, name) {
+			if name = strings.TrimSuffix(name, "}"); w.meaningful(name) {
 				owner().addFinding(FindEnvCode, "the redirection {"+name+"} sets "+name+" to a descriptor's number, which changes what runs")
 			}
 		}

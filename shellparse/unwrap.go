@@ -2073,7 +2073,7 @@ func (w *walker) namesSpecial(name string) string {
 			if seen[m] {
 				continue
 			}
-			if w.specialName(m) || slices.Contains(unsetResolves, m) {
+			if w.meaningful(m) {
 				return m
 			}
 			seen[m] = true

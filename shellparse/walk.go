@@ -268,7 +268,7 @@ var arithTextAssign = regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[[^]]*\
 func (w *walker) arithTextAssigns(text string, owner ownerFn) {
 	for _, m := range arithTextAssign.FindAllStringSubmatch(text, -1) {
 		for _, name := range m[1:] {
-			if name != "" && (w.specialName(name) || slices.Contains(unsetResolves, name)) {
+			if name != "" && (w.meaningful(name)) {
 				owner().addFinding(FindEnvCode, "arithmetic assigns "+name+", which changes what runs in a way that cannot be checked")
 				return
 			}
@@ -290,7 +290,7 @@ func (w *walker) arithAssigns(e syntax.ArithmExpr, owner ownerFn) {
 	}
 	name := w.literal(word)
 	base, _, _ := strings.Cut(name.Value, "[")
-	if w.specialName(base) || slices.Contains(unsetResolves, base) {
+	if w.meaningful(base) {
 		owner().addFinding(FindEnvCode, "arithmetic assigns "+clip(name.Value)+", which changes what runs in a way that cannot be checked")
 	}
 }
@@ -643,6 +643,12 @@ func (w *walker) assign(a *syntax.Assign, seg *Segment, c *ctx, owner ownerFn) {
 		}
 	}
 	w.specialVar(name, v, seg, c)
+}
+
+// meaningful reports a variable whose value, or absence, changes what
+// runs or where (specialName, or one of unsetResolves).
+func (w *walker) meaningful(name string) bool {
+	return w.specialName(name) || slices.Contains(unsetResolves, name)
 }
 
 // specialName reports whether specialVar may have something to say about
@@ -1482,11 +1488,27 @@ func (w *walker) noteNamed(p string) {
 // fdDevicePath is a path to one of a process's descriptors.
 var fdDevicePath = regexp.MustCompile(`^(?:/dev/fd|/proc/(?:self|thread-self|[0-9]+)(?:/task/[0-9]+)?/fd)/([0-9]+)$`)
 
-// isFdDevice reports a path naming one of a process's open files: what a
-// redirection opened there (/dev/fd/3, /dev/stdin, /proc/self/fd/3).
+// FdDevice returns the descriptor a path names a process's own open file
+// by (/dev/stdout, /dev/fd/3, /proc/self/fd/3, /proc/PID/fd/3): what a
+// redirection opened there.
+func FdDevice(p string) (string, bool) {
+	switch p = path.Clean(p); p {
+	case "/dev/stdin":
+		return "0", true
+	case "/dev/stdout":
+		return "1", true
+	case "/dev/stderr":
+		return "2", true
+	}
+	if m := fdDevicePath.FindStringSubmatch(p); m != nil {
+		return m[1], true
+	}
+	return "", false
+}
+
 func isFdDevice(p string) bool {
-	p = path.Clean(p)
-	return fdDevicePath.MatchString(p) || p == "/dev/stdin" || p == "/dev/stdout" || p == "/dev/stderr"
+	_, ok := FdDevice(p)
+	return ok
 }
 
 // runsFiles reports a command segment whose program may run code from

@@ -170,7 +170,7 @@ func (e *Engine) execSegment(ctx context.Context, words []string) *shellparse.Se
 	if prog.Error == nil && prog.TooComplex == nil && len(prog.Segments) > 0 && prog.Segments[0].Kind == shellparse.KindCommand {
 		return prog.Segments[0]
 	}
-	seg := &shellparse.Segment{Kind: shellparse.KindCommand, Program: words[0], Argv: words, Path: words, Options: []string{}, PathComplete: true}
+	seg := &shellparse.Segment{Parent: -1, PipedFrom: -1, Kind: shellparse.KindCommand, Program: words[0], Argv: words, Path: words, Options: []string{}, PathComplete: true}
 	for _, w := range words[1:] {
 		if strings.HasPrefix(w, "-") && w != "-" {
 			seg.Options = append(seg.Options, w)

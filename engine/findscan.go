@@ -14,13 +14,14 @@ import (
 )
 
 // The files find gives an -exec action (find . -name '*.py' -exec chmod +x
-// {} \;) are only known at run time. When nothing in the command may
-// create a name before find runs, they are the entries below find's start
-// points that its expression may select: gate walks them at decision time
-// (without following symlinks, as find -P does) and judges each as the
-// file the action writes. Tests it cannot evaluate (-newer, -size, an
-// -exec's status) count as true, so the files are a superset of those
-// find selects.
+// {} \;), or prints into a pipe to xargs (find . -name '*.py' -print0 |
+// xargs -0 sed -i s/a/b/), are only known at run time. When nothing in the
+// command may create a name before find runs, they are the entries below
+// find's start points that its expression may select: gate walks them at
+// decision time (without following symlinks, as find -P does) and judges
+// each as the file the action writes. Tests it cannot evaluate (-newer,
+// -size, an -exec's status) count as true, so the files are a superset of
+// those find selects.
 
 const (
 	// maxFindVisits bounds the entries walked for one find.
@@ -69,29 +70,64 @@ type findPlan struct {
 	depthFirst         bool // -depth: -prune does nothing
 }
 
-// findFiles returns find's directory and the files the -exec (or
-// -execdir, -ok, -okdir) action whose command is seg may be given,
-// relative to it, or false when seg is no such action or gate cannot tell:
-// the find's words or directory are not all known, it follows symlinks,
-// its expression has a primary gate does not know, the walk is too long,
-// or something in the command may make a name first.
-func (e *Engine) findFiles(cwd string, segs []SegmentInput, seg *shellparse.Segment) (string, []string, bool) {
-	if seg.Parent < 0 || seg.Parent >= len(segs) || !strings.HasPrefix(seg.Via, "find -") ||
-		!slices.ContainsFunc(seg.Writes, func(w shellparse.Word) bool { return w.Dynamic && w.Value == "{}" }) {
-		return "", nil, false
+// findFiles returns find's directory, the files the -exec (or -execdir,
+// -ok, -okdir) action whose command is seg may be given, relative to it,
+// and the word that stands for them in seg's writes ({}); or, when seg is
+// the command of an xargs that reads find's output through a pipe, the
+// files find may print and the word "<input>". It returns false when seg
+// is neither or gate cannot tell: the find's words or directory are not
+// all known, it follows symlinks, its expression has a primary gate does
+// not know, the walk is too long, or something in the command may make a
+// name first; for xargs, also when find may print anything but names, a
+// name may not reach xargs's command as one whole word, or xargs is given
+// an option gate does not read.
+func (e *Engine) findFiles(cwd string, segs []SegmentInput, seg *shellparse.Segment) (string, []string, string, bool) {
+	if seg.Parent < 0 || seg.Parent >= len(segs) {
+		return "", nil, "", false
 	}
-	find := segs[seg.Parent].Segment
-	if find.Program != "find" || find.ProgramPath != "" || len(find.Dynamic) > 0 || !findActionsInPlace(segs, find, e.cat) ||
-		!nothingWrittenBefore(segs, find.ID, e.cat) {
-		return "", nil, false
+	var find *shellparse.Segment
+	words, marker, own := seg.Argv, "{}", []int{seg.Parent}
+	split := false // xargs splits its input at blanks and reads quotes
+	switch {
+	case strings.HasPrefix(seg.Via, "find -"):
+		find = segs[seg.Parent].Segment
+		if !findActionsInPlace(segs, find, e.cat) {
+			return "", nil, "", false
+		}
+	case seg.Via == "xargs":
+		x := segs[seg.Parent].Segment
+		if x.PipedFrom < 0 || x.PipedFrom >= len(segs) || x.Program != "xargs" || x.ProgramPath != "" || x.FunctionCall {
+			return "", nil, "", false
+		}
+		find = segs[x.PipedFrom].Segment
+		action, ok := xargsItems(x, seg)
+		if !ok || !inPlace(segs, x.ID, seg, inputWord, e.cat) || !quietRedirects(x) || !quietRedirects(find) ||
+			len(find.Writes) > 0 || len(find.Removes) > 0 {
+			return "", nil, "", false
+		}
+		words, marker, split = []string{action}, inputWord, action == "-print"
+		own = append(own, find.ID)
+	default:
+		return "", nil, "", false
+	}
+	if !slices.ContainsFunc(seg.Writes, func(w shellparse.Word) bool { return w.Dynamic && w.Value == marker }) ||
+		find.Program != "find" || find.ProgramPath != "" || find.FunctionCall || len(find.Dynamic) > 0 ||
+		!nothingWrittenBefore(segs, own, e.cat) {
+		return "", nil, "", false
 	}
 	base, known := e.segmentDir(cwd, find)
 	if !known {
-		return "", nil, false
+		return "", nil, "", false
 	}
-	plan, ok := readFind(find.Argv, seg.Argv)
+	if marker == inputWord {
+		// xargs runs its command where find runs
+		if xb, ok := e.segmentDir(cwd, seg); !ok || xb != base {
+			return "", nil, "", false
+		}
+	}
+	plan, ok := readFind(find.Argv, words)
 	if !ok {
-		return "", nil, false
+		return "", nil, "", false
 	}
 	var files []string
 	visits := 0
@@ -107,7 +143,7 @@ func (e *Engine) findFiles(cwd string, segs []SegmentInput, seg *shellparse.Segm
 			// a start point that does not exist now may exist when find
 			// runs (made by a process already running, or a name that
 			// leads elsewhere then); one gate cannot read, find may
-			return "", nil, false
+			return "", nil, "", false
 		}
 		var walk func(dir, shown string, mode fs.FileMode, depth int) bool
 		walk = func(p, shown string, mode fs.FileMode, depth int) bool {
@@ -119,7 +155,7 @@ func (e *Engine) findFiles(cwd string, segs []SegmentInput, seg *shellparse.Segm
 				r = plan.visit(findEntry{path: shown, name: path.Base(shown), mode: mode, depth: depth})
 			}
 			if r.reached {
-				if len(files) >= maxFindFiles {
+				if len(files) >= maxFindFiles || split && !xargsWord(shown) {
 					return false
 				}
 				files = append(files, shown)
@@ -145,10 +181,91 @@ func (e *Engine) findFiles(cwd string, segs []SegmentInput, seg *shellparse.Segm
 			return true
 		}
 		if !walk(root, start, fi.Mode(), 0) {
-			return "", nil, false
+			return "", nil, "", false
 		}
 	}
-	return base, files, true
+	return base, files, marker, true
+}
+
+// inputWord is the word the parser puts where xargs appends what it reads.
+const inputWord = "<input>"
+
+// xargsItems reads the options of x, an xargs running seg: it returns the
+// find action whose output x reads as one item each ("-print0" for -0 or
+// --null, "-print" for items split at blanks and newlines), or false when
+// an option changes what the items are or where they come from (-I, -d,
+// -E, -a) or is not known.
+func xargsItems(x, seg *shellparse.Segment) (string, bool) {
+	n := len(seg.Argv) - 1 // seg's argv is x's operands and the input word
+	if n < 1 || seg.Argv[n] != inputWord || len(x.Argv) < n+1 || len(x.Dynamic) > 0 ||
+		!slices.Equal(x.Argv[len(x.Argv)-n:], seg.Argv[:n]) || !slices.Equal(seg.Dynamic, []int{n}) {
+		return "", false
+	}
+	opts := x.Argv[1 : len(x.Argv)-n]
+	null := false
+	for i := 0; i < len(opts); i++ {
+		o := opts[i]
+		name, _, valued := strings.Cut(o, "=")
+		switch {
+		case o == "--":
+			if i != len(opts)-1 {
+				return "", false
+			}
+		case o == "--null":
+			null = true
+		case o == "--no-run-if-empty" || o == "--verbose" || o == "--exit" || o == "--interactive" || o == "--open-tty":
+		case name == "--max-args" || name == "--max-procs" || name == "--max-chars":
+			if !valued {
+				i++
+			}
+		case len(o) > 1 && o[0] == '-' && o[1] != '-':
+			for j := 1; j < len(o); j++ {
+				switch o[j] {
+				case '0':
+					null = true
+				case 'r', 't', 'x', 'p', 'o':
+				case 'n', 'P', 's', 'L':
+					if j == len(o)-1 {
+						i++ // the value is the next word
+					}
+					j = len(o)
+				default:
+					return "", false
+				}
+			}
+		default:
+			return "", false
+		}
+	}
+	if null {
+		return "-print0", true
+	}
+	return "-print", true
+}
+
+// xargsWord reports whether xargs, splitting its input at blanks and
+// newlines and reading quotes and backslashes, gives the line name as one
+// word, itself: a name with none of those characters, in ASCII (the
+// blanks of other characters depend on the locale).
+func xargsWord(name string) bool {
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; c <= ' ' || c >= 0x7f || c == '\'' || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return name != ""
+}
+
+// quietRedirects reports whether seg's redirections leave its standard
+// input and output alone: none, or only its errors sent to /dev/null (find
+// 2>/dev/null | xargs ...).
+func quietRedirects(seg *shellparse.Segment) bool {
+	for _, r := range seg.Redirects {
+		if r.FD != "2" || !r.Write || r.Dup || r.Dynamic || r.Target != "/dev/null" {
+			return false
+		}
+	}
+	return true
 }
 
 // findActionsInPlace reports whether every command find runs writes only
@@ -165,41 +282,52 @@ func findActionsInPlace(segs []SegmentInput, find *shellparse.Segment, cat *shel
 		}
 	}
 	for i := range segs {
-		s := segs[i].Segment
-		if s.Parent != find.ID {
-			if s.Parent >= 0 && s.Parent < len(segs) && segs[s.Parent].Parent == find.ID {
-				return false // a wrapper's command, or a shell's
-			}
-			continue
-		}
-		if s.Kind != shellparse.KindCommand || s.FunctionCall || s.ProgramPath != "" || s.Program == "" ||
-			!cat.MakesNoFile(s.Program) || makesNames[s.Program] || len(s.Removes) > 0 || s.WritesUnnamed ||
-			slices.Contains(s.Options, "-R") || slices.Contains(s.Options, "--recursive") {
-			// chmod -R DIR changes what is below DIR too: a hard
-			// link there is a protected file's
+		if s := segs[i].Segment; s.Parent == find.ID && !inPlace(segs, find.ID, s, "{}", cat) {
 			return false
-		}
-		for _, w := range s.Writes {
-			if !w.Dynamic || w.Value != "{}" {
-				return false
-			}
-		}
-		for _, r := range s.Redirects {
-			if r.Write && !r.Dup && !r.Pipe {
-				return false
-			}
 		}
 	}
 	return true
 }
 
-// nothingWrittenBefore reports whether no segment other than find (id) and
-// the commands it runs may write or make a name (mkdir, a program outside
-// makes_no_files) before or while it runs.
-func nothingWrittenBefore(segs []SegmentInput, id int, cat *shellparse.Catalogue) bool {
+// inPlace reports whether s, a command the wrapper parent runs, writes
+// only the files it is given (the word marker), in place, and makes no
+// other name: its program makes no files (chmod, sed -i, touch), it has no
+// redirection that writes, and neither it nor any other command of parent
+// runs a command of its own.
+func inPlace(segs []SegmentInput, parent int, s *shellparse.Segment, marker string, cat *shellparse.Catalogue) bool {
+	for i := range segs {
+		if p := segs[i].Parent; p >= 0 && p < len(segs) && segs[p].Parent == parent {
+			return false // a wrapper's command, or a shell's
+		}
+	}
+	if s.Kind != shellparse.KindCommand || s.FunctionCall || s.ProgramPath != "" || s.Program == "" ||
+		!cat.MakesNoFile(s.Program) || makesNames[s.Program] || len(s.Removes) > 0 || s.WritesUnnamed ||
+		slices.Contains(s.Options, "-R") || slices.Contains(s.Options, "--recursive") {
+		// chmod -R DIR changes what is below DIR too: a hard
+		// link there is a protected file's
+		return false
+	}
+	for _, w := range s.Writes {
+		if !w.Dynamic || w.Value != marker {
+			return false
+		}
+	}
+	for _, r := range s.Redirects {
+		if r.Write && !r.Dup && !r.Pipe {
+			return false
+		}
+	}
+	return true
+}
+
+// nothingWrittenBefore reports whether no segment other than find and the
+// wrapper that runs the action (ids, find last) and the commands they run
+// may write or make a name (mkdir, a program outside makes_no_files)
+// before or while find runs.
+func nothingWrittenBefore(segs []SegmentInput, ids []int, cat *shellparse.Catalogue) bool {
 	own := func(i int) bool {
 		for j := i; j >= 0 && j < len(segs); j = segs[j].Parent {
-			if j == id {
+			if slices.Contains(ids, j) {
 				return true
 			}
 		}
@@ -221,13 +349,16 @@ func nothingWrittenBefore(segs []SegmentInput, id int, cat *shellparse.Catalogue
 		}
 		return false
 	})
-	return !scope[id]
+	return !scope[ids[len(ids)-1]]
 }
 
 // readFind reads find's argv: its start points, depth options and
 // expression, with the -exec-like actions that run the command words
-// marked. It fails on -L, -H, -follow, -files0-from and any word it does
-// not know.
+// marked, or, when words is one print action (-print, -print0), the
+// actions that print names that way, including the -print find adds when
+// the expression has no action. It fails on -L, -H, -follow, -files0-from
+// and any word it does not know, and, for a print action, on any other
+// action that may write to find's output or elsewhere.
 func readFind(argv, words []string) (*findPlan, bool) {
 	plan := &findPlan{maxDepth: 1 << 30}
 	i := 1
@@ -255,10 +386,23 @@ starts:
 		plan.starts = []string{"."}
 	}
 	p := &findParser{argv: argv, i: i, plan: plan, words: words}
+	if len(words) == 1 && (words[0] == "-print" || words[0] == "-print0") {
+		p.print = words[0]
+	}
 	if i >= len(argv) {
-		return nil, false
+		if p.print != "-print" {
+			return nil, false
+		}
+		plan.expr = &findNode{test: func(findEntry) tri { return triTrue }, action: true} // find DIR prints all
+		return plan, true
 	}
 	expr, ok := p.comma()
+	if ok && p.print == "-print" && !p.acts {
+		// no action but -prune: find prints what the whole
+		// expression is true for
+		expr = &findNode{op: "and", kids: []*findNode{expr, {test: func(findEntry) tri { return triTrue }, action: true}}}
+		p.marked = true
+	}
 	if !ok || p.i != len(argv) || !p.marked {
 		return nil, false
 	}
@@ -335,6 +479,11 @@ type findParser struct {
 	plan   *findPlan
 	words  []string // the command of the marked actions
 	marked bool
+	// print is the print action marked (-print, -print0) when find's
+	// output is what is asked about; acts is set when the expression
+	// has an action other than -prune
+	print string
+	acts  bool
 }
 
 func (p *findParser) peek() string {
@@ -491,12 +640,15 @@ func (p *findParser) primary() (*findNode, bool) {
 		return &findNode{test: func(x findEntry) tri { return findType(v, x.mode) }}, true
 	case "-printf", "-fprint", "-fprint0", "-fls":
 		_, ok := arg()
-		return constant(triTrue), ok
+		return constant(triTrue), ok && p.print == ""
 	case "-fprintf":
 		_, ok1 := arg()
 		_, ok2 := arg()
-		return constant(triTrue), ok1 && ok2
+		return constant(triTrue), ok1 && ok2 && p.print == ""
 	case "-exec", "-execdir", "-ok", "-okdir":
+		if p.print != "" {
+			return nil, false // what the command prints joins find's output
+		}
 		start := p.i
 		for p.i < len(p.argv) && p.argv[p.i] != ";" && !(p.argv[p.i] == "+" && p.i > start && p.argv[p.i-1] == "{}") {
 			p.i++
@@ -516,7 +668,18 @@ func (p *findParser) primary() (*findNode, bool) {
 	case findFlags[a]:
 		return constant(triUnknown), true
 	case findActions[a]:
-		return constant(triTrue), true
+		p.acts = true
+		if p.print == "" {
+			return constant(triTrue), true
+		}
+		switch a {
+		case p.print:
+			p.marked = true
+			return &findNode{test: func(findEntry) tri { return triTrue }, action: true}, true
+		case "-quit":
+			return constant(triTrue), true
+		}
+		return nil, false // -ls prints more than names; -print and -print0 differ
 	}
 	return nil, false
 }

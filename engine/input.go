@@ -373,8 +373,9 @@ func (e *Engine) shellInput(ctx context.Context, in *Input, args map[string]any)
 		dynamic := func(raw, source string) {
 			in.Paths = append(in.Paths, PathInput{PathInfo: fstools.PathInfo{Raw: raw}, Access: "write", Source: source, Dynamic: true, Segment: &id, Keys: []string{}})
 		}
-		// the files find gives the action ({}), walked once
-		findBase, findFiles, findKnown := e.findFiles(in.Cwd, sh.Segments, seg.Segment)
+		// the files find gives the action ({}) or prints to xargs
+		// (<input>), walked once
+		findBase, findFiles, findMarker, findKnown := e.findFiles(in.Cwd, sh.Segments, seg.Segment)
 		var add func(w shellparse.Word, source string)
 		add = func(w shellparse.Word, source string) {
 			if w.Pipe {
@@ -396,7 +397,7 @@ func (e *Engine) shellInput(ctx context.Context, in *Input, args map[string]any)
 					pi.Segment = &id
 				}
 			}
-			if findKnown && w.Dynamic && w.Value == "{}" && source == "argument" {
+			if findKnown && w.Dynamic && w.Value == findMarker && source == "argument" {
 				for _, f := range findFiles {
 					pi := in.addPath(e, findBase, f, "write", source)
 					pi.Segment = &id

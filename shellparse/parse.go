@@ -104,7 +104,7 @@ func (p *Parser) ParseContext(pctx context.Context, command string) *Program {
 func (p *Parser) walker(pctx context.Context, prog *Program, src string) *walker {
 	// expand.Config keeps state between calls, so each parse has its own.
 	cfg := &expand.Config{Env: p.env}
-	st := &state{prog: prog, expand: cfg, tainted: map[string]bool{}, names: map[string][]string{}, namerefs: map[string]bool{}, dashVars: map[string]bool{}, written: map[string]bool{},
+	st := &state{prog: prog, expand: cfg, tainted: map[string]bool{}, callSegs: map[*syntax.CallExpr]int{}, names: map[string][]string{}, namerefs: map[string]bool{}, dashVars: map[string]bool{}, written: map[string]bool{},
 		writeCount: map[string]int{}, writtenDirs: map[string]bool{}, named: map[string]bool{}, contents: map[string]string{},
 		limits: p.limits, ctx: pctx, done: pctx.Done()}
 	return &walker{p: p, src: src, state: st}
@@ -835,6 +835,8 @@ type state struct {
 	prog    *Program
 	expand  *expand.Config
 	tainted map[string]bool
+	// callSegs gives the segment each simple command walked last made.
+	callSegs map[*syntax.CallExpr]int
 	// names records, for each variable, the variable names its assigned
 	// values hold (x=y, x='a-b': arithmetic evaluates them in turn), so
 	// taint follows x=y when y is tainted, whichever assignment a use
@@ -926,6 +928,7 @@ func (w *walker) newSegment(c *ctx, kind string) *Segment {
 	seg := &Segment{
 		ID:         len(w.prog.Segments),
 		Parent:     c.parent,
+		PipedFrom:  -1,
 		Kind:       kind,
 		Argv:       []string{},
 		Dynamic:    []int{},
@@ -1494,7 +1497,33 @@ func (w *walker) binary(x *syntax.BinaryCmd, c *ctx) {
 		right.authored = c.authored || authors(w.prog.Segments[first:]) ||
 			w.gitChanged(w.prog.Segments[:first]) && runsGit(w.prog.Segments[first:])
 		w.stmt(x.Y, right)
+		if x.Op == syntax.Pipe { // not |&: stderr would join the data
+			from, ok1 := w.pipeEnd(x.X)
+			to, ok2 := w.callSegs[callOf(x.Y)]
+			if ok1 && ok2 {
+				w.prog.Segments[to].PipedFrom = from
+			}
+		}
 	}
+}
+
+// callOf returns the simple command s runs, or nil when s is anything else.
+func callOf(s *syntax.Stmt) *syntax.CallExpr {
+	if s == nil || s.Negated || s.Background || s.Coprocess || s.Disown {
+		return nil
+	}
+	call, _ := s.Cmd.(*syntax.CallExpr)
+	return call
+}
+
+// pipeEnd returns the segment of the simple command whose output is the
+// output of s: s itself, or the last command of the pipeline s is.
+func (w *walker) pipeEnd(s *syntax.Stmt) (int, bool) {
+	if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && b.Op == syntax.Pipe && !s.Negated && !s.Background && !s.Coprocess && len(s.Redirs) == 0 {
+		return w.pipeEnd(b.Y)
+	}
+	id, ok := w.callSegs[callOf(s)]
+	return id, ok
 }
 
 // hereDoc reports whether redirs give a here-document or here-string.

@@ -198,3 +198,49 @@ func TestParseLineContinuation(t *testing.T) {
 		pc("echo \"$\\\n(rm x)\"", "echo[echo \"$(rm x)\"] dyn=1", "rm[rm x] ctx=cmdsubst"),
 	})
 }
+
+// PipedFrom links a simple command to the simple command whose output is
+// its input through a pipe (|, not |&), and nothing else.
+func TestPipedFrom(t *testing.T) {
+	for _, tc := range []struct {
+		command  string
+		from, to string // programs; from "" when to reads no command's output
+	}{
+		{"find . | xargs chmod 644", "find", "xargs"},
+		{"find . -print0 2>/dev/null | xargs -0 sed -i s/a/b/", "find", "xargs"},
+		{"ls | find . | xargs chmod 644", "find", "xargs"},
+		{"ls | find . | xargs chmod 644", "ls", "find"},
+		{"find . | sort | xargs chmod 644", "sort", "xargs"},
+		{"cd d && find . | xargs chmod 644", "find", "xargs"},
+		{"for i in 1; do find . | xargs chmod 644; done", "find", "xargs"},
+		{"find . |& xargs chmod 644", "", "xargs"},
+		{"find . | (xargs chmod 644)", "", "xargs"},
+		{"find . | { xargs chmod 644; }", "", "xargs"},
+		{"(find .) | xargs chmod 644", "", "xargs"},
+		{"find .; xargs chmod 644", "", "xargs"},
+		{"find . && xargs chmod 644", "", "xargs"},
+		{"echo $(find .) | xargs chmod 644", "echo", "xargs"},
+		{"find . | xargs chmod 644 &", "find", "xargs"},
+	} {
+		prog := testParser(t).Parse(tc.command)
+		if prog.Error != nil {
+			t.Fatalf("%q: %v", tc.command, prog.Error)
+		}
+		var to *Segment
+		for _, s := range prog.Segments {
+			if s.Program == tc.to && s.Parent < 0 {
+				to = s
+			}
+		}
+		if to == nil {
+			t.Fatalf("%q: no %s", tc.command, tc.to)
+		}
+		got := ""
+		if to.PipedFrom >= 0 {
+			got = prog.Segments[to.PipedFrom].Program
+		}
+		if got != tc.from {
+			t.Errorf("%q: %s is piped from %q, want %q", tc.command, tc.to, got, tc.from)
+		}
+	}
+}

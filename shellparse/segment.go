@@ -131,6 +131,11 @@ type Segment struct {
 	Context []string `json:"context"`
 	// Background is set when the segment runs in the background (&).
 	Background bool `json:"background"`
+	// PipedFrom is the ID of the simple command whose standard output is
+	// this simple command's standard input through a pipe (find . | xargs
+	// chmod: xargs is piped from find), or -1. Not part of the policy
+	// input.
+	PipedFrom int `json:"-"`
 	// Via names the wrapper that runs this segment ("sudo", "bash -c",
 	// "find -exec", "git alias", "env GIT_SSH_COMMAND").
 	Via string `json:"via,omitempty"`

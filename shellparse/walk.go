@@ -15,6 +15,7 @@ import (
 func (w *walker) call(call *syntax.CallExpr, redirs []Redirect, stdinLit *string, c *ctx) {
 	seg := w.newSegment(c, KindCommand)
 	seg.Redirects = redirs
+	w.callSegs[call] = seg.ID
 	w.prefixOfRead = callsRead(call, c)
 	for _, a := range call.Assigns {
 		w.assign(a, seg, c, fixed(seg))

@@ -1,0 +1,131 @@
+package engine
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// find's output piped to xargs (find . -name '*.py' -print0 | xargs -0
+// sed -i ...): gate walks the files find may print, as for find -exec, and
+// judges each as a file xargs's command writes. Each harm row first shows,
+// in real bash, that the command changes the mode of a file outside the
+// root (victim, made 0644 beside it), then that gate refuses it: the names
+// xargs is given are not find's names (split at blanks or newlines, an
+// -exec's or a function's output, find's errors, another program's
+// output, a list file), or they lead outside (a symlink, a directory
+// changed into), or the tree changes before find walks it. The precision
+// rows show that gate allows the plain forms and that they do what they
+// say.
+func TestFindPipedToXargsRealBash(t *testing.T) {
+	for _, tc := range []struct {
+		name, victim, setup, command string
+	}{
+		{"a name with a blank", "victim.txt", `mkdir -p "d {OUT}" && touch "d {OUT}/victim.txt"`,
+			"find . -name victim.txt | xargs chmod 600"},
+		{"a name with a newline", "victim.txt", `mkdir -p "d"$'\n'"{OUT}" && touch "d"$'\n'"{OUT}/victim.txt"`,
+			"find . -name victim.txt | xargs chmod 600"},
+		{"a name with a blank and -n1", "victim.txt", `mkdir -p "d {OUT}" && touch "d {OUT}/victim.txt"`,
+			"find . -type f | xargs -n1 chmod 600"},
+		{"a symlink to the victim", "victim.txt", "ln -s {OUT}/victim.txt l.txt",
+			"find . -name '*.txt' -print0 | xargs -0 chmod 600"},
+		{"an -exec's output joins find's", "victim.txt", "touch a.txt",
+			`find . -name a.txt -exec echo {OUT}/victim.txt \; | xargs chmod 600`},
+		{"-printf", "victim.txt", "touch a.txt",
+			`find . -name a.txt -printf '{OUT}/victim.txt\n' | xargs chmod 600`},
+		{"a function named find", "victim.txt", "touch a.txt",
+			"find() { echo {OUT}/victim.txt; }; find . -name a.txt | xargs chmod 600"},
+		{"find's errors through a pipe of both streams", "victim.txt:", "touch a.txt",
+			"LC_ALL=C find . -newer {OUT}/victim.txt |& LC_ALL=C xargs chmod 600"},
+		{"find's errors sent to its output", "victim.txt:", "touch a.txt",
+			"LC_ALL=C find . -newer {OUT}/victim.txt 2>&1 | LC_ALL=C xargs chmod 600"},
+		{"another program between", "victim.txt", "touch a.txt",
+			"find . -name a.txt | echo {OUT}/victim.txt | xargs chmod 600"},
+		{"xargs reads a list file", "victim.txt", "touch a.txt && echo {OUT}/victim.txt > list",
+			"find . -name a.txt | xargs -a list chmod 600"},
+		{"xargs in another directory", "victim.txt", "touch victim.txt",
+			"find . -name victim.txt | (cd {OUT} && xargs chmod 600)"},
+		{"a symlink made first", "victim.txt", "",
+			"ln -s {OUT}/victim.txt l.txt; find . -name '*.txt' | xargs chmod 600"},
+		{"-print0 read as lines", "victim.txt", `mkdir -p "d {OUT}" && touch "d {OUT}/victim.txt"`,
+			"find . -name victim.txt -print0 | xargs chmod 600"},
+	} {
+		t.Run(strings.ReplaceAll(tc.name, " ", "_"), func(t *testing.T) {
+			harmed := func(r *realBash) bool {
+				fi, err := os.Stat(filepath.Join(r.outside(), tc.victim))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return fi.Mode().Perm() != 0o644
+			}
+			prepare := func(r *realBash) string {
+				v := filepath.Join(r.outside(), tc.victim)
+				if err := os.WriteFile(v, []byte("v\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Chmod(v, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				fill := func(s string) string { return strings.ReplaceAll(s, "{OUT}", r.outside()) }
+				if tc.setup != "" {
+					cmd := exec.Command("bash", "-c", "set -e; "+fill(tc.setup))
+					cmd.Dir = r.root
+					if out, err := cmd.CombinedOutput(); err != nil {
+						t.Fatalf("setup: %v %s", err, out)
+					}
+				}
+				return fill(tc.command)
+			}
+			other := newRealBash(t, "")
+			command := prepare(other)
+			other.run(command)
+			if !harmed(other) {
+				t.Fatalf("run by bash, %q did no harm: the row proves nothing", command)
+			}
+			r := newRealBash(t, "")
+			command = prepare(r)
+			if d := r.decide(command); d.Decision == Allow {
+				t.Fatalf("%q allowed, want refused", command)
+			}
+		})
+	}
+
+	for _, tc := range []struct {
+		name, setup, command string
+		did                  func(r *realBash) bool
+	}{
+		{"-print0 to xargs -0 sed -i", "mkdir -p src/a && printf 'v\\n' > src/a/x.txt && printf 'v\\n' > 'src/b c.txt'",
+			"find src -name '*.txt' -print0 | xargs -0 sed -i s/v/w/", func(r *realBash) bool {
+				return fileText(r.t, filepath.Join(r.root, "src/a/x.txt")) == "w\n" && fileText(r.t, filepath.Join(r.root, "src/b c.txt")) == "w\n"
+			}},
+		{"-print to xargs chmod", "mkdir -p src && touch src/x.sh src/y.sh",
+			"find src -type f -name '*.sh' | xargs chmod 700", func(r *realBash) bool {
+				fi, err := os.Stat(filepath.Join(r.root, "src/y.sh"))
+				return err == nil && fi.Mode().Perm() == 0o700
+			}},
+		{"errors to /dev/null and options", "mkdir -p src && touch src/x.txt",
+			"find src -type f 2>/dev/null | xargs -r -n 2 -P 2 touch -d 2001-01-01", func(r *realBash) bool {
+				fi, err := os.Stat(filepath.Join(r.root, "src/x.txt"))
+				return err == nil && fi.ModTime().Year() == 2001
+			}},
+		{"a pruned directory", "mkdir -p src/vendor && touch src/x.txt src/vendor/y.txt",
+			"find src -path src/vendor -prune -o -type f -print | xargs chmod 600", func(r *realBash) bool {
+				fi, err := os.Stat(filepath.Join(r.root, "src/x.txt"))
+				fv, err2 := os.Stat(filepath.Join(r.root, "src/vendor/y.txt"))
+				return err == nil && err2 == nil && fi.Mode().Perm() == 0o600 && fv.Mode().Perm() != 0o600
+			}},
+	} {
+		t.Run(strings.ReplaceAll(tc.name, " ", "_"), func(t *testing.T) {
+			r := newRealBash(t, tc.setup)
+			if d := r.decide(tc.command); d.Decision != Allow {
+				t.Fatalf("%q: %s %v, want allow", tc.command, d.Decision, d.Reasons)
+			}
+			r.run(tc.command)
+			if !tc.did(r) {
+				t.Fatalf("run by bash, %q did not do what it says", tc.command)
+			}
+		})
+	}
+}

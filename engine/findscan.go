@@ -96,13 +96,13 @@ func (e *Engine) findFiles(cwd string, segs []SegmentInput, seg *shellparse.Segm
 		}
 	case seg.Via == "xargs":
 		x := segs[seg.Parent].Segment
-		if x.PipedFrom < 0 || x.PipedFrom >= len(segs) || x.Program != "xargs" || x.ProgramPath != "" || x.FunctionCall {
+		if x.PipedFrom < 0 || x.PipedFrom >= len(segs) || x.Program != "xargs" || x.ProgramPath != "" || x.FunctionCall || x.MayBeFunction {
 			return "", nil, "", false
 		}
 		find = segs[x.PipedFrom].Segment
 		action, ok := xargsItems(x, seg)
 		if !ok || !inPlace(segs, x.ID, seg, inputWord, e.cat) || !quietRedirects(x) || !quietRedirects(find) ||
-			len(find.Writes) > 0 || len(find.Removes) > 0 {
+			len(find.Writes) > 0 || len(find.Removes) > 0 || !plainAssigns(find) || !plainAssigns(x) || sources(segs) {
 			return "", nil, "", false
 		}
 		words, marker, split = []string{action}, inputWord, action == "-print"
@@ -111,7 +111,7 @@ func (e *Engine) findFiles(cwd string, segs []SegmentInput, seg *shellparse.Segm
 		return "", nil, "", false
 	}
 	if !slices.ContainsFunc(seg.Writes, func(w shellparse.Word) bool { return w.Dynamic && w.Value == marker }) ||
-		find.Program != "find" || find.ProgramPath != "" || find.FunctionCall || len(find.Dynamic) > 0 ||
+		find.Program != "find" || find.ProgramPath != "" || find.FunctionCall || find.MayBeFunction || len(find.Dynamic) > 0 ||
 		!nothingWrittenBefore(segs, own, e.cat) {
 		return "", nil, "", false
 	}
@@ -256,6 +256,25 @@ func xargsWord(name string) bool {
 	return name != ""
 }
 
+// recursive reports whether option o is -R, or --recursive or a prefix of
+// it that getopt_long takes for it (chmod --rec).
+func recursive(o string) bool {
+	return o == "-R" || len(o) > 4 && strings.HasPrefix("--recursive", o)
+}
+
+// plainAssigns reports whether seg's assignments are all known: a
+// process substitution there (X=>(echo /etc/passwd) find . | xargs …)
+// runs a command whose output is find's, the pipe to xargs.
+func plainAssigns(seg *shellparse.Segment) bool {
+	return !slices.ContainsFunc(seg.Assigns, func(a shellparse.Assign) bool { return a.Dynamic })
+}
+
+// sources reports whether the command sources a file, which may define
+// functions of any name (find).
+func sources(segs []SegmentInput) bool {
+	return slices.ContainsFunc(segs, func(s SegmentInput) bool { return s.Program == "source" || s.Program == "." })
+}
+
 // quietRedirects reports whether seg's redirections leave its standard
 // input and output alone: none, or only its errors sent to /dev/null (find
 // 2>/dev/null | xargs ...).
@@ -302,7 +321,7 @@ func inPlace(segs []SegmentInput, parent int, s *shellparse.Segment, marker stri
 	}
 	if s.Kind != shellparse.KindCommand || s.FunctionCall || s.ProgramPath != "" || s.Program == "" ||
 		!cat.MakesNoFile(s.Program) || makesNames[s.Program] || len(s.Removes) > 0 || s.WritesUnnamed ||
-		slices.Contains(s.Options, "-R") || slices.Contains(s.Options, "--recursive") {
+		slices.ContainsFunc(s.Options, recursive) {
 		// chmod -R DIR changes what is below DIR too: a hard
 		// link there is a protected file's
 		return false
@@ -338,8 +357,10 @@ func nothingWrittenBefore(segs []SegmentInput, ids []int, cat *shellparse.Catalo
 			return false
 		}
 		s := segs[i].Segment
-		if s.Kind != shellparse.KindCommand || s.Program == "" || len(s.Writes) > 0 || len(s.Removes) > 0 || s.WritesUnnamed ||
-			makesNames[s.Program] || creates(s, cat) {
+		// an assignment or a test (x=1, [[ … ]]) makes no name: its
+		// substitutions are segments of their own
+		if s.Kind == shellparse.KindCommand && (s.Program == "" || len(s.Writes) > 0 || len(s.Removes) > 0 || s.WritesUnnamed ||
+			makesNames[s.Program] || creates(s, cat)) {
 			return true
 		}
 		for _, r := range s.Redirects {
@@ -369,6 +390,8 @@ func readFind(argv, words []string) (*findPlan, bool) {
 			i++
 		case a == "-H" || a == "-L":
 			return nil, false
+		case (a == "-D" || strings.HasPrefix(a, "-D")) && len(words) == 1:
+			return nil, false // -D help prints find's help where names go
 		case a == "-D" || a == "-O":
 			i += 2
 		case strings.HasPrefix(a, "-O") || strings.HasPrefix(a, "-D"):

@@ -51,6 +51,30 @@ func TestFindPipedToXargsRealBash(t *testing.T) {
 			"ln -s {OUT}/victim.txt l.txt; find . -name '*.txt' | xargs chmod 600"},
 		{"-print0 read as lines", "victim.txt", `mkdir -p "d {OUT}" && touch "d {OUT}/victim.txt"`,
 			"find . -name victim.txt -print0 | xargs chmod 600"},
+		// rt23, against the first version
+		{"find -D help prints words", "victim.txt", "ln -s {OUT}/victim.txt tree",
+			"find -D help . -name '*.txt' | xargs -n1 chmod 600"},
+		{"a process substitution in find's assignment", "victim.txt", "touch a.txt",
+			"X=>(echo {OUT}/victim.txt) find . -name a.txt | xargs chmod 600"},
+		{"find defined in a function run first", "victim.txt", "touch a.txt",
+			"g() { find() { echo {OUT}/victim.txt; }; }; g; find . -name a.txt | xargs chmod 600"},
+		{"find defined later in a loop", "victim.txt", "touch a.txt",
+			"for i in 1 2; do find . -name a.txt | xargs chmod 600; find() { echo {OUT}/victim.txt; }; done"},
+		{"find defined after a trap", "victim.txt", "touch a.txt",
+			"trap 'find . -name a.txt | xargs chmod 600' EXIT; find() { echo {OUT}/victim.txt; }"},
+		{"find exported to bash -c", "victim.txt", "touch a.txt",
+			`find() { echo {OUT}/victim.txt; }; export -f find; bash -c "find . -name a.txt | xargs chmod 600"`},
+		{"chmod --rec through xargs", "victim.txt", "mkdir src && ln {OUT}/victim.txt src/h",
+			"find . -type d -name src | xargs chmod --rec 600"},
+		{"chmod --recu through -exec", "victim.txt", "mkdir src && ln {OUT}/victim.txt src/h",
+			"find . -type d -name src -exec chmod --recu 600 {} +"},
+		// the directory a loop's next round or a trap's action runs in
+		{"a loop's next round after cd", "victim.txt", "touch victim.txt",
+			"for i in 1 2; do chmod 600 victim.txt; cd {OUT}; done"},
+		{"a loop's find after cd", "victim.txt", "touch victim.txt",
+			"for i in 1 2; do find . -name victim.txt | xargs chmod 600; cd {OUT}; done"},
+		{"a trap's action after cd", "victim.txt", "touch victim.txt",
+			"trap 'chmod 600 victim.txt' EXIT; cd {OUT}"},
 	} {
 		t.Run(strings.ReplaceAll(tc.name, " ", "_"), func(t *testing.T) {
 			harmed := func(r *realBash) bool {
@@ -109,6 +133,16 @@ func TestFindPipedToXargsRealBash(t *testing.T) {
 			"find src -type f 2>/dev/null | xargs -r -n 2 -P 2 touch -d 2001-01-01", func(r *realBash) bool {
 				fi, err := os.Stat(filepath.Join(r.root, "src/x.txt"))
 				return err == nil && fi.ModTime().Year() == 2001
+			}},
+		{"an assignment before", "mkdir -p src && touch src/x.txt",
+			"n=1; [[ -d src ]] && find src -name '*.txt' | xargs chmod 600", func(r *realBash) bool {
+				fi, err := os.Stat(filepath.Join(r.root, "src/x.txt"))
+				return err == nil && fi.Mode().Perm() == 0o600
+			}},
+		{"a loop without cd", "mkdir -p src && touch src/x.txt",
+			"for i in 1 2; do chmod 600 src/x.txt; done", func(r *realBash) bool {
+				fi, err := os.Stat(filepath.Join(r.root, "src/x.txt"))
+				return err == nil && fi.Mode().Perm() == 0o600
 			}},
 		{"a pruned directory", "mkdir -p src/vendor && touch src/x.txt src/vendor/y.txt",
 			"find src -path src/vendor -prune -o -type f -print | xargs chmod 600", func(r *realBash) bool {

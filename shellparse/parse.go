@@ -104,7 +104,7 @@ func (p *Parser) ParseContext(pctx context.Context, command string) *Program {
 func (p *Parser) walker(pctx context.Context, prog *Program, src string) *walker {
 	// expand.Config keeps state between calls, so each parse has its own.
 	cfg := &expand.Config{Env: p.env}
-	st := &state{prog: prog, expand: cfg, tainted: map[string]bool{}, callSegs: map[*syntax.CallExpr]int{}, names: map[string][]string{}, namerefs: map[string]bool{}, dashVars: map[string]bool{}, written: map[string]bool{},
+	st := &state{prog: prog, expand: cfg, tainted: map[string]bool{}, names: map[string][]string{}, namerefs: map[string]bool{}, dashVars: map[string]bool{}, written: map[string]bool{},
 		writeCount: map[string]int{}, writtenDirs: map[string]bool{}, named: map[string]bool{}, contents: map[string]string{},
 		limits: p.limits, ctx: pctx, done: pctx.Done()}
 	return &walker{p: p, src: src, state: st}
@@ -824,10 +824,13 @@ type walker struct {
 	andLeft bool
 }
 
-// trapSet is a trap command and the writes noted before it.
+// trapSet is a trap command, the writes noted before it and the directory
+// state of the shell that set it, with its count of changes then.
 type trapSet struct {
-	seg *Segment
-	seq int
+	seg     *Segment
+	seq     int
+	cwd     *cwdState
+	changes int
 }
 
 // state is shared by the walkers of one command line.
@@ -835,7 +838,8 @@ type state struct {
 	prog    *Program
 	expand  *expand.Config
 	tainted map[string]bool
-	// callSegs gives the segment each simple command walked last made.
+	// callSegs gives the segment each simple command walked last made
+	// (made on first use: most commands have no pipe).
 	callSegs map[*syntax.CallExpr]int
 	// names records, for each variable, the variable names its assigned
 	// values hold (x=y, x='a-b': arithmetic evaluates them in turn), so
@@ -980,6 +984,19 @@ func (w *walker) loop(walk func()) {
 		for _, f := range s.Findings {
 			w.prog.Segments[first+i].addFinding(f.Code, f.Message)
 		}
+	}
+}
+
+// loopDir makes the directory of the loop body's segments (from first)
+// unknown when the body changes the shell's directory (mark is the count of
+// changes before it): the next round starts where the last one ended (for
+// i in 1 2; do touch x; cd ..; done touches ../x the second time).
+func (w *walker) loopDir(first, mark int, c *ctx) {
+	if c.cwd.changes == mark || w.stop != nil {
+		return
+	}
+	for _, s := range w.prog.Segments[first:] {
+		s.ChdirUnknown, s.Chdir = true, nil
 	}
 }
 
@@ -1264,10 +1281,12 @@ func (w *walker) command(cmd syntax.Command, c *ctx) {
 		}
 		mark := c.cwd.changes
 		lc := c.with(name)
+		first := len(w.prog.Segments)
 		w.loop(func() {
 			w.stmts(x.Cond, lc)
 			w.stmts(x.Do, lc)
 		})
+		w.loopDir(first, mark, c)
 		c.cwd.uncertainAfter(mark)
 	case *syntax.ForClause:
 		mark := c.cwd.changes
@@ -1326,7 +1345,9 @@ func (w *walker) command(cmd syntax.Command, c *ctx) {
 				w.arithm(e, lc.with("arith"), owner)
 			}
 		}
+		first := len(w.prog.Segments)
 		w.loop(func() { w.stmts(x.Do, lc) })
+		w.loopDir(first, mark, c)
 		c.cwd.uncertainAfter(mark)
 	case *syntax.CaseClause:
 		mark := c.cwd.changes

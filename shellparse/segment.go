@@ -146,6 +146,11 @@ type Segment struct {
 	// FunctionCall is set when Program names a function defined in the same
 	// command line; its body's segments are judged instead.
 	FunctionCall bool `json:"function_call,omitempty"`
+	// MayBeFunction is set when a function of Program's name is defined
+	// anywhere in the command line, even after this segment in the text (a
+	// loop's next round, a trap or a function run later may call it), or
+	// gate stopped counting definitions. Not part of the policy input.
+	MayBeFunction bool `json:"-"`
 	// ImportsCode is set when inline code proven inert imports modules,
 	// which the interpreter looks up in the current directory first: a
 	// file an earlier part of the command writes or creates could be

@@ -2036,6 +2036,21 @@ func (w *walker) finish() {
 		}
 		u.owner().addFinding(u.code, msg)
 	}
+	for _, t := range w.traps {
+		// a trap's action runs in the directory the shell is in when it
+		// fires: after a later cd, that is not known (trap 'touch x' EXIT;
+		// cd ..)
+		if t.cwd.changes != t.changes {
+			for _, s := range w.prog.Segments {
+				if s != t.seg && descends(w.prog.Segments, s, t.seg.ID) {
+					s.ChdirUnknown, s.Chdir = true, nil
+				}
+			}
+		}
+	}
+	for _, s := range w.prog.Segments {
+		s.MayBeFunction = s.Program != "" && (w.declared[s.Program] || len(w.declared) >= maxWritten)
+	}
 	// a trap's action runs after the writes that follow the trap: one that
 	// runs files may run what they wrote (trap 'python3 x.py' EXIT)
 	for _, t := range w.traps {

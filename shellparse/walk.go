@@ -15,6 +15,9 @@ import (
 func (w *walker) call(call *syntax.CallExpr, redirs []Redirect, stdinLit *string, c *ctx) {
 	seg := w.newSegment(c, KindCommand)
 	seg.Redirects = redirs
+	if w.callSegs == nil {
+		w.callSegs = map[*syntax.CallExpr]int{}
+	}
 	w.callSegs[call] = seg.ID
 	w.prefixOfRead = callsRead(call, c)
 	for _, a := range call.Assigns {
@@ -1018,7 +1021,7 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 		case "shopt":
 			w.shoptOptions(seg, words)
 		case "trap":
-			w.traps = append(w.traps, trapSet{seg: seg, seq: w.writeSeq})
+			w.traps = append(w.traps, trapSet{seg: seg, seq: w.writeSeq, cwd: c.cwd, changes: c.cwd.changes})
 		case "getopts":
 			// getopts OPTSTRING NAME stores each option letter in NAME
 			if len(words) > 2 {

@@ -116,10 +116,49 @@ func TestFindPipedToXargsRealBash(t *testing.T) {
 		})
 	}
 
+	// rt24: the directory a command runs in, when a cd may fail, a cd is
+	// spelled so that no pattern sees it, or code runs in the shell again
+	// and again. Each row makes a file beside the root ({NAME}) where gate
+	// believed the write stays inside.
+	for _, tc := range []struct {
+		name, setup, command string
+	}{
+		{"a cd to a missing directory", "", "cd a/b; touch ../{NAME}"},
+		{"a cd with two operands", "mkdir d1 d2", "cd d1 d2; touch ../{NAME}"},
+		{"a cd with an option bash rejects", "mkdir d1", "cd -@ d1; touch ../{NAME}"},
+		{"a cd whose redirection fails", "mkdir d1", "cd d1 < nosuch; touch ../{NAME}"},
+		{"a block whose redirection fails", "mkdir d1", "{ cd d1; } < nosuch; touch ../{NAME}"},
+		{"a cd to a directory removed first", "mkdir d1", "rmdir d1; cd d1; touch ../{NAME}"},
+		{"pushd -n", "mkdir d1", "pushd -n d1 > /dev/null; touch ../{NAME}"},
+		{"a cd spelled with quotes before a function call", "", `f() { touch {NAME}; }; c''d ..; f`},
+		{"a function defined by eval", "", "eval 'f() { touch {NAME}; }'; cd ..; f"},
+		{"a function called in a subshell after cd", "", "f() { touch {NAME}; }; (cd .. && f)"},
+		{"a DEBUG trap that changes directory", "", "trap 'cd ..' DEBUG; touch {NAME}"},
+		{"lastpipe", "", "shopt -s lastpipe; true | cd ..; touch {NAME}"},
+		{"mapfile's callback", "", "mapfile -C 'cd .. #' -c 1 a <<< x; touch {NAME}"},
+		{"a sourced file that changes directory", "echo 'cd ..' > s.sh", ". ./s.sh; touch {NAME}"},
+	} {
+		t.Run(strings.ReplaceAll(tc.name, " ", "_"), func(t *testing.T) {
+			beside := func(r *realBash) bool { return r.existsAt(filepath.Join(filepath.Dir(r.root), r.name())) }
+			command := func(r *realBash) string { return strings.ReplaceAll(tc.command, "{NAME}", r.name()) }
+			other := newRealBash(t, tc.setup)
+			other.run(command(other))
+			if !beside(other) {
+				t.Fatalf("run by bash, %q did no harm: the row proves nothing", command(other))
+			}
+			os.Remove(filepath.Join(filepath.Dir(other.root), other.name()))
+			r := newRealBash(t, tc.setup)
+			if d := r.decide(command(r)); d.Decision == Allow {
+				t.Fatalf("%q allowed, want refused", command(r))
+			}
+		})
+	}
+
 	for _, tc := range []struct {
 		name, setup, command string
 		did                  func(r *realBash) bool
 	}{
+		{"a cd that must have worked", "mkdir d1", "cd d1 && touch x.txt", func(r *realBash) bool { return r.exists("d1/x.txt") }},
 		{"-print0 to xargs -0 sed -i", "mkdir -p src/a && printf 'v\\n' > src/a/x.txt && printf 'v\\n' > 'src/b c.txt'",
 			"find src -name '*.txt' -print0 | xargs -0 sed -i s/v/w/", func(r *realBash) bool {
 				return fileText(r.t, filepath.Join(r.root, "src/a/x.txt")) == "w\n" && fileText(r.t, filepath.Join(r.root, "src/b c.txt")) == "w\n"
@@ -162,4 +201,10 @@ func TestFindPipedToXargsRealBash(t *testing.T) {
 			}
 		})
 	}
+}
+
+// existsAt reports whether the file p exists.
+func (r *realBash) existsAt(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
 }

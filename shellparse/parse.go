@@ -824,13 +824,18 @@ type walker struct {
 	andLeft bool
 }
 
+// funcBody is a function's body: its segments from first to end, and
+// dirChanges when it was walked.
+type funcBody struct {
+	first, end, dirChanges int
+}
+
 // trapSet is a trap command, the writes noted before it and the directory
 // state of the shell that set it, with its count of changes then.
 type trapSet struct {
-	seg     *Segment
-	seq     int
-	cwd     *cwdState
-	changes int
+	seg        *Segment
+	seq        int
+	dirChanges int
 }
 
 // state is shared by the walkers of one command line.
@@ -838,6 +843,13 @@ type state struct {
 	prog    *Program
 	expand  *expand.Config
 	tainted map[string]bool
+	// dirChanges counts the directory changes walked anywhere in the
+	// command (any shell, any construct).
+	dirChanges int
+	// funcBodies are the segments of each function body and the count of
+	// directory changes when it was defined: a change after it may move
+	// where a call runs the body.
+	funcBodies []funcBody
 	// callSegs gives the segment each simple command walked last made
 	// (made on first use: most commands have no pipe).
 	callSegs map[*syntax.CallExpr]int
@@ -1010,8 +1022,15 @@ func (seg *Segment) addFinding(code, msg string) {
 }
 
 func (w *walker) stmts(list []*syntax.Stmt, c *ctx) {
-	for _, s := range list {
+	for i, s := range list {
+		mark := c.cwd.changes
 		w.stmt(s, c)
+		if i < len(list)-1 {
+			// the statements after it run whether or not its cd worked
+			// (cd a/b; touch ../x touches x beside the root when a/b is
+			// missing); after the last, the list's status is the cd's
+			c.cwd.uncertainAfter(mark)
+		}
 	}
 }
 
@@ -1389,10 +1408,14 @@ func (w *walker) command(cmd syntax.Command, c *ctx) {
 			fc.cwd.unknown = true
 		}
 		before := fc.cwd.changes
-		first := len(w.prog.Segments)
+		first, defined := len(w.prog.Segments), w.dirChanges
 		w.inFunction++
 		w.stmt(x.Body, fc)
 		w.inFunction--
+		if fc.cwd.changes != before {
+			w.dirChanges++ // a call moves the caller
+		}
+		w.funcBodies = append(w.funcBodies, funcBody{first: first, end: len(w.prog.Segments), dirChanges: defined})
 		if x.Name != nil {
 			if w.funcRuns == nil {
 				w.funcRuns = map[string]int{}

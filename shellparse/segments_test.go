@@ -894,14 +894,21 @@ func TestSegmentsViews(t *testing.T) {
 func TestSegmentsChdir(t *testing.T) {
 	runRows(t, []row{
 		r("cd /tmp && rm x", seg("cd", "cd", "/tmp").in("and").cd(), seg("rm", "rm", "x").in("and").cd("/tmp")),
-		r("cd /tmp; cd sub; rm x", seg("cd", "cd", "/tmp").cd(), seg("cd", "cd", "sub").cd("/tmp"), seg("rm", "rm", "x").cd("/tmp", "sub")),
-		r("cd; rm x", seg("cd", "cd").cd(), seg("rm", "rm", "x").cd("/home/u")),
+		r("cd /tmp && cd sub && rm x", seg("cd", "cd", "/tmp").in("and/and").cd(), seg("cd", "cd", "sub").in("and/and").cd("/tmp"), seg("rm", "rm", "x").in("and").cd("/tmp", "sub")),
+		r("cd && rm x", seg("cd", "cd").in("and").cd(), seg("rm", "rm", "x").in("and").cd("/home/u")),
+		// after cd X; what follows runs whether or not cd worked (X
+		// missing, a file, two operands, a failed redirection)
+		r("cd /tmp; cd sub; rm x", seg("cd", "cd", "/tmp").cd(), seg("cd", "cd", "sub").cdUnknown(), seg("rm", "rm", "x").cdUnknown()),
+		r("cd; rm x", seg("cd", "cd").cd(), seg("rm", "rm", "x").cdUnknown()),
+		r("cd a b && rm x", seg("cd", "cd", "a", "b").in("and").cd(), seg("rm", "rm", "x").in("and").cdUnknown()),
+		r("cd -@ a && rm x", seg("cd", "cd", "-@", "a").opts("-@").in("and").cd(), seg("rm", "rm", "x").in("and").cdUnknown()),
 		r("cd $d; rm x", seg("cd", "cd", "$d").dyn(1).cd(), seg("rm", "rm", "x").cdUnknown()),
 		r("cd - ; rm x", seg("cd", "cd", "-").cd(), seg("rm", "rm", "x").cdUnknown()),
-		r("pushd /a; rm x", seg("pushd", "pushd", "/a").cd(), seg("rm", "rm", "x").cd("/a")),
+		// pushd rotates a stack: pushd alone swaps, pushd -n does not move
+		r("pushd /a && rm x", seg("pushd", "pushd", "/a").in("and").cd(), seg("rm", "rm", "x").in("and").cdUnknown()),
 		r("popd; rm x", seg("popd", "popd").cd(), seg("rm", "rm", "x").cdUnknown()),
 		r("(cd /a); rm x", seg("cd", "cd", "/a").in("subshell").cd(), seg("rm", "rm", "x").cd()),
-		r("(cd /a; rm x)", seg("cd", "cd", "/a").in("subshell").cd(), seg("rm", "rm", "x").in("subshell").cd("/a")),
+		r("(cd /a && rm x)", seg("cd", "cd", "/a").in("subshell/and").cd(), seg("rm", "rm", "x").in("subshell/and").cd("/a")),
 		r("cd /a | rm x", seg("cd", "cd", "/a").in("pipe").cd(), seg("rm", "rm", "x").in("pipe").cd()),
 		r("cd /a || rm x", seg("cd", "cd", "/a").in("or").cd(), seg("rm", "rm", "x").in("or").cdUnknown()),
 		r("if x; then cd /a; fi; rm x", seg("x", "x").in("if").cd(), seg("cd", "cd", "/a").in("if").cd(), seg("rm", "rm", "x").cdUnknown()),
@@ -909,7 +916,7 @@ func TestSegmentsChdir(t *testing.T) {
 		r("cd /a & rm x", seg("cd", "cd", "/a").bg().cd(), seg("rm", "rm", "x").cd()),
 		r("echo $(cd /a); rm x", seg("echo", "echo", "$(cd /a)").dyn(1).cd(), seg("cd", "cd", "/a").in("cmdsubst").cd(), seg("rm", "rm", "x").cd()),
 		r("bash -c 'cd /a'; rm x", seg("bash", "bash", "-c", "cd /a").twraps().cd(), seg("cd", "cd", "/a").in("wrapper").by(0, "bash -c").cd(), seg("rm", "rm", "x").cd()),
-		r("eval 'cd /a'; rm x", seg("eval", "eval", "cd /a").twraps().cd(), seg("cd", "cd", "/a").in("wrapper").by(0, "eval").cd(), seg("rm", "rm", "x").cd("/a")),
+		r("eval 'cd /a' && rm x", seg("eval", "eval", "cd /a").in("and").twraps().cd(), seg("cd", "cd", "/a").in("and/wrapper").by(0, "eval").cd(), seg("rm", "rm", "x").in("and").cd("/a")),
 		// In X && Y && Z each part runs only when those before succeeded.
 		r("cd /a && make && rm x; rm y", seg("cd", "cd", "/a").in("and/and").cd(), seg("make", "make").in("and/and").cd("/a"),
 			seg("rm", "rm", "x").in("and").cd("/a"), seg("rm", "rm", "y").cdUnknown()),
@@ -917,8 +924,8 @@ func TestSegmentsChdir(t *testing.T) {
 		r("! cd /a && rm x", seg("cd", "cd", "/a").in("and/negated").cd(), seg("rm", "rm", "x").in("and").cdUnknown()),
 		r("cd /a || true && rm x", seg("cd", "cd", "/a").in("and/or").cd(), seg("true", "true").in("and/or").cdUnknown(), seg("rm", "rm", "x").in("and").cdUnknown()),
 		// cd through builtin and command moves the shell itself.
-		r("builtin cd /a; rm x", seg("builtin", "builtin", "cd", "/a").twraps().cd(), seg("cd", "cd", "/a").in("wrapper").by(0, "builtin").cd(), seg("rm", "rm", "x").cd("/a")),
-		r("command cd /a; rm x", seg("command", "command", "cd", "/a").twraps().cd(), seg("cd", "cd", "/a").in("wrapper").by(0, "command").cd(), seg("rm", "rm", "x").cd("/a")),
+		r("builtin cd /a && rm x", seg("builtin", "builtin", "cd", "/a").in("and").twraps().cd(), seg("cd", "cd", "/a").in("and/wrapper").by(0, "builtin").cd(), seg("rm", "rm", "x").in("and").cd("/a")),
+		r("command cd /a && rm x", seg("command", "command", "cd", "/a").in("and").twraps().cd(), seg("cd", "cd", "/a").in("and/wrapper").by(0, "command").cd(), seg("rm", "rm", "x").in("and").cd("/a")),
 	})
 }
 

@@ -45,8 +45,23 @@ func (w *walker) script(text string, owner *Segment, via string, c *ctx, sameShe
 		return
 	}
 	child := w.child(src)
+	first, before := len(w.prog.Segments), w.dirChanges
 	child.stmts(file.Stmts, w.innerCtx(owner, via, c, sameShell))
+	if w.dirChanges != before && rerunsInShell[owner.Program] {
+		// a trap's action or mapfile's callback runs in the shell itself,
+		// again and again: a cd in it moves the shell, by an amount only
+		// known at run time (trap 'cd d' DEBUG)
+		c.cwd.unknown = true
+		c.cwd.changes++
+		for _, s := range w.prog.Segments[first:] {
+			s.ChdirUnknown, s.Chdir = true, nil
+		}
+	}
 }
+
+// rerunsInShell are the programs that run a script in the shell itself,
+// as many times as they like.
+var rerunsInShell = map[string]bool{"trap": true, "mapfile": true, "readarray": true}
 
 // scriptWord runs script for a word that may be dynamic.
 func (w *walker) scriptWord(v Word, owner *Segment, via string, c *ctx, sameShell bool) {
@@ -123,6 +138,12 @@ func (w *walker) scriptFile(owner *Segment, words []wordInfo, via string, c *ctx
 		// bash FILE and source FILE look in the current directory first.
 		seg.ProgramPath = words[0].Value
 		seg.FunctionCall = false
+	}
+	if via == "source" || via == "." {
+		// the file runs in this shell and may change its directory
+		c.cwd.unknown = true
+		c.cwd.changes++
+		w.dirChanges++
 	}
 }
 
@@ -2040,11 +2061,21 @@ func (w *walker) finish() {
 		// a trap's action runs in the directory the shell is in when it
 		// fires: after a later cd, that is not known (trap 'touch x' EXIT;
 		// cd ..)
-		if t.cwd.changes != t.changes {
+		if w.dirChanges != t.dirChanges {
 			for _, s := range w.prog.Segments {
 				if s != t.seg && descends(w.prog.Segments, s, t.seg.ID) {
 					s.ChdirUnknown, s.Chdir = true, nil
 				}
+			}
+		}
+	}
+	for _, f := range w.funcBodies {
+		// a function's body runs where it is called: after a later cd
+		// anywhere (in a subshell, an eval, a spelling of cd no pattern
+		// knows), that is not known
+		if w.dirChanges != f.dirChanges {
+			for _, s := range w.prog.Segments[f.first:min(f.end, len(w.prog.Segments))] {
+				s.ChdirUnknown, s.Chdir = true, nil
 			}
 		}
 	}

@@ -1021,7 +1021,7 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 		case "shopt":
 			w.shoptOptions(seg, words)
 		case "trap":
-			w.traps = append(w.traps, trapSet{seg: seg, seq: w.writeSeq, cwd: c.cwd, changes: c.cwd.changes})
+			w.traps = append(w.traps, trapSet{seg: seg, seq: w.writeSeq, dirChanges: w.dirChanges})
 		case "getopts":
 			// getopts OPTSTRING NAME stores each option letter in NAME
 			if len(words) > 2 {
@@ -2539,6 +2539,13 @@ func (w *walker) writes(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *s
 // chdir updates the directory state after cd, pushd or popd.
 func (w *walker) chdir(words []wordInfo, sc *scanResult, c *ctx) {
 	c.cwd.changes++
+	w.dirChanges++
+	if words[0].Value != "cd" || len(sc.operands) > 1 || slices.ContainsFunc(sc.options, func(o string) bool { return o != "-L" && o != "-P" }) {
+		// pushd and popd rotate a stack (pushd alone swaps, pushd -n
+		// does not move); cd -@ and cd with two operands fail
+		c.cwd.unknown = true
+		return
+	}
 	if len(sc.operands) == 0 {
 		if words[0].Value == "popd" {
 			c.cwd.unknown = true

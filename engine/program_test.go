@@ -41,7 +41,7 @@ func TestMissingProgram(t *testing.T) {
 		{"./y || ./x victim.txt", false},
 		{"./y; tar xf t.tar; ./x victim.txt", true},
 		{"./y; d/c d/x .; ./x victim.txt", true}, // d/c exists (a copy of cp): it may create anything
-		{"cd out 2>/dev/null; bash s victim.txt", false},
+		{"cd out 2>/dev/null && bash s victim.txt", false},
 	} {
 		t.Run(tc.command, func(t *testing.T) {
 			r := newRealBash(t, `mkdir src d; cp "$1" src/x; cp "$1" d/x; cp "$(command -v cp)" d/c; printf 'rm "$1"\n' > src/s; tar cf t.tar -C src x s; rm -r src; echo v > victim.txt`, rm)

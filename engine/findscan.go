@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"io/fs"
 	"os"
 	"path"
@@ -100,12 +101,12 @@ func (e *Engine) findFiles(cwd string, segs []SegmentInput, seg *shellparse.Segm
 			return "", nil, "", false
 		}
 		find = segs[x.PipedFrom].Segment
-		action, ok := xargsItems(x, seg)
-		if !ok || !inPlace(segs, x.ID, seg, inputWord, e.cat) || !quietRedirects(x) || !quietRedirects(find) ||
+		action, item, ok := xargsItems(x, seg)
+		if !ok || !inPlace(segs, x.ID, seg, item, e.cat) || !quietRedirects(x) || !quietRedirects(find) ||
 			len(find.Writes) > 0 || len(find.Removes) > 0 || !plainAssigns(find) || !plainAssigns(x) || sources(segs) {
 			return "", nil, "", false
 		}
-		words, marker, split = []string{action}, inputWord, action == "-print"
+		words, marker, split = []string{action}, item, action == "-print"
 		own = append(own, find.ID)
 	default:
 		return "", nil, "", false
@@ -119,7 +120,7 @@ func (e *Engine) findFiles(cwd string, segs []SegmentInput, seg *shellparse.Segm
 	if !known {
 		return "", nil, "", false
 	}
-	if marker == inputWord {
+	if seg.Via == "xargs" {
 		// xargs runs its command where find runs
 		if xb, ok := e.segmentDir(cwd, seg); !ok || xb != base {
 			return "", nil, "", false
@@ -192,24 +193,28 @@ const inputWord = "<input>"
 
 // xargsItems reads the options of x, an xargs running seg: it returns the
 // find action whose output x reads as one item each ("-print0" for -0 or
-// --null, "-print" for items split at blanks and newlines), or false when
-// an option changes what the items are or where they come from (-I, -d,
-// -E, -a) or is not known.
-func xargsItems(x, seg *shellparse.Segment) (string, bool) {
-	n := len(seg.Argv) - 1 // seg's argv is x's operands and the input word
-	if n < 1 || seg.Argv[n] != inputWord || len(x.Argv) < n+1 || len(x.Dynamic) > 0 ||
-		!slices.Equal(x.Argv[len(x.Argv)-n:], seg.Argv[:n]) || !slices.Equal(seg.Dynamic, []int{n}) {
-		return "", false
+// --null, "-print" for items split at blanks and newlines) and the word
+// that stands for an item in seg's argv: the input word the parser
+// appends, or the string -I (-i, --replace) names, which must then be
+// whole words. It returns false when an option changes what the items
+// are or where they come from (-d, -E, -a) or is not known.
+func xargsItems(x, seg *shellparse.Segment) (string, string, bool) {
+	n := len(seg.Argv) // seg's argv is x's operands, and the input word
+	if n > 0 && seg.Argv[n-1] == inputWord {
+		n--
+	}
+	if n < 1 || len(x.Argv) < n+1 || len(x.Dynamic) > 0 || !slices.Equal(x.Argv[len(x.Argv)-n:], seg.Argv[:n]) {
+		return "", "", false
 	}
 	opts := x.Argv[1 : len(x.Argv)-n]
-	null := false
+	null, replace := false, ""
 	for i := 0; i < len(opts); i++ {
 		o := opts[i]
 		name, _, valued := strings.Cut(o, "=")
 		switch {
 		case o == "--":
 			if i != len(opts)-1 {
-				return "", false
+				return "", "", false
 			}
 		case o == "--null":
 			null = true
@@ -218,29 +223,59 @@ func xargsItems(x, seg *shellparse.Segment) (string, bool) {
 			if !valued {
 				i++
 			}
+		case o == "--replace":
+			replace = "{}"
+		case name == "--replace" && valued:
+			replace = o[len("--replace="):]
 		case len(o) > 1 && o[0] == '-' && o[1] != '-':
 			for j := 1; j < len(o); j++ {
 				switch o[j] {
 				case '0':
 					null = true
 				case 'r', 't', 'x', 'p', 'o':
-				case 'n', 'P', 's', 'L':
-					if j == len(o)-1 {
-						i++ // the value is the next word
+				case 'n', 'P', 's', 'L', 'I':
+					v := o[j+1:]
+					if v == "" {
+						if i++; i >= len(opts) {
+							return "", "", false
+						}
+						v = opts[i] // the value is the next word
+					}
+					if o[j] == 'I' {
+						replace = v
 					}
 					j = len(o)
+				case 'i': // -i[R]: a value only attached
+					replace = cmp.Or(o[j+1:], "{}")
+					j = len(o)
 				default:
-					return "", false
+					return "", "", false
 				}
 			}
 		default:
-			return "", false
+			return "", "", false
 		}
 	}
-	if null {
-		return "-print0", true
+	marker := inputWord
+	if replace != "" {
+		// each word holding R gets the item in its place: only words
+		// that are R itself
+		marker = replace
+		for k, a := range seg.Argv {
+			if strings.Contains(a, replace) != slices.Contains(seg.Dynamic, k) || strings.Contains(a, replace) && a != replace {
+				return "", "", false
+			}
+		}
+		if n != len(seg.Argv) || len(seg.Dynamic) == 0 {
+			return "", "", false
+		}
+	} else if n != len(seg.Argv)-1 || !slices.Equal(seg.Dynamic, []int{n}) {
+		return "", "", false
 	}
-	return "-print", true
+	if null {
+		return "-print0", marker, true
+	}
+	return "-print", marker, true
 }
 
 // xargsWord reports whether xargs, splitting its input at blanks and

@@ -51,6 +51,10 @@ func TestFindPipedToXargsRealBash(t *testing.T) {
 			"ln -s {OUT}/victim.txt l.txt; find . -name '*.txt' | xargs chmod 600"},
 		{"-print0 read as lines", "victim.txt", `mkdir -p "d {OUT}" && touch "d {OUT}/victim.txt"`,
 			"find . -name victim.txt -print0 | xargs chmod 600"},
+		{"a name with a newline and -I", "victim.txt", `mkdir -p "d"$'\n'"{OUT}" && touch "d"$'\n'"{OUT}/victim.txt"`,
+			"find . -name victim.txt | xargs -I{} chmod 600 {}"},
+		{"-I and a word that holds more than the item", "victim.txt", "",
+			"find . -maxdepth 0 | xargs -I{} chmod 600 {}/../{OUTNAME}/victim.txt"},
 		// rt23, against the first version
 		{"find -D help prints words", "victim.txt", "ln -s {OUT}/victim.txt tree",
 			"find -D help . -name '*.txt' | xargs -n1 chmod 600"},
@@ -92,7 +96,10 @@ func TestFindPipedToXargsRealBash(t *testing.T) {
 				if err := os.Chmod(v, 0o644); err != nil {
 					t.Fatal(err)
 				}
-				fill := func(s string) string { return strings.ReplaceAll(s, "{OUT}", r.outside()) }
+				fill := func(s string) string {
+					s = strings.ReplaceAll(s, "{OUTNAME}", filepath.Base(r.outside()))
+					return strings.ReplaceAll(s, "{OUT}", r.outside())
+				}
 				if tc.setup != "" {
 					cmd := exec.Command("bash", "-c", "set -e; "+fill(tc.setup))
 					cmd.Dir = r.root
@@ -172,6 +179,15 @@ func TestFindPipedToXargsRealBash(t *testing.T) {
 			"find src -type f 2>/dev/null | xargs -r -n 2 -P 2 touch -d 2001-01-01", func(r *realBash) bool {
 				fi, err := os.Stat(filepath.Join(r.root, "src/x.txt"))
 				return err == nil && fi.ModTime().Year() == 2001
+			}},
+		{"-I{}", "mkdir -p src && touch src/x.txt",
+			"find src -name 'x*' | xargs -I{} chmod 600 {}", func(r *realBash) bool {
+				fi, err := os.Stat(filepath.Join(r.root, "src/x.txt"))
+				return err == nil && fi.Mode().Perm() == 0o600
+			}},
+		{"-0 -I@", "mkdir -p src && echo v > src/y.txt",
+			"find src -name 'y*' -print0 | xargs -0 -I@ sed -i s/v/w/ @", func(r *realBash) bool {
+				return fileText(r.t, filepath.Join(r.root, "src/y.txt")) == "w\n"
 			}},
 		{"an assignment before", "mkdir -p src && touch src/x.txt",
 			"n=1; [[ -d src ]] && find src -name '*.txt' | xargs chmod 600", func(r *realBash) bool {

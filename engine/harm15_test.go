@@ -224,3 +224,35 @@ func (r *realBash) existsAt(p string) bool {
 	_, err := os.Lstat(p)
 	return err == nil
 }
+
+// find -execdir runs its command in the directory of each file it finds:
+// a relative path there is not where the command line is. Each row first
+// plants a hook or rewrites .git/config in real bash, then gate refuses
+// the command.
+func TestFindExecdirRealBash(t *testing.T) {
+	needPrograms(t, "git")
+	for _, tc := range []struct {
+		name, command string
+		harmed        func(r *realBash) bool
+	}{
+		{"a hook written beside HEAD", `find . -name HEAD -execdir sh -c "echo x > hooks/post-checkout" \;`,
+			func(r *realBash) bool { return r.exists(".git/hooks/post-checkout") }},
+		{"config replaced beside description", `find . -path ./.git/description -execdir cp ../victim.txt config \;`,
+			func(r *realBash) bool { return fileText(r.t, filepath.Join(r.root, ".git/config")) == "v\n" }},
+		{"a hook touched beside config", `find .git -maxdepth 1 -name config -execdir touch hooks/pre-commit \;`,
+			func(r *realBash) bool { return r.exists(".git/hooks/pre-commit") }},
+	} {
+		t.Run(strings.ReplaceAll(tc.name, " ", "_"), func(t *testing.T) {
+			const setup = "git init -q . && echo v > victim.txt"
+			other := newRealBash(t, setup)
+			other.run(tc.command)
+			if !tc.harmed(other) {
+				t.Fatalf("run by bash, %q did no harm: the row proves nothing", tc.command)
+			}
+			r := newRealBash(t, setup)
+			if d := r.decide(tc.command); d.Decision == Allow {
+				t.Fatalf("%q allowed, want refused", tc.command)
+			}
+		})
+	}
+}

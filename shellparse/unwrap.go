@@ -1223,7 +1223,16 @@ func (w *walker) execActions(seg *Segment, words []wordInfo, spec *ProgramSpec, 
 			cmd = append(cmd, wd)
 		}
 		if len(cmd) > 0 {
-			w.inner(seg, cmd, seg.Program+" "+action, c, nil, nil)
+			ac := c
+			if strings.HasSuffix(action, "dir") {
+				// -execdir runs its command in the directory of each file
+				// (find . -name HEAD -execdir touch hooks/x \; writes .git/hooks/x)
+				ac = c.copy()
+				ac.cwd = c.cwd.clone()
+				ac.cwd.unknown = true
+				ac.cwd.changes++
+			}
+			w.inner(seg, cmd, seg.Program+" "+action, ac, nil, nil)
 		}
 		i = j
 	}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // find's output piped to xargs (find . -name '*.py' -print0 | xargs -0
@@ -247,6 +248,43 @@ func TestFindExecdirRealBash(t *testing.T) {
 			other := newRealBash(t, setup)
 			other.run(tc.command)
 			if !tc.harmed(other) {
+				t.Fatalf("run by bash, %q did no harm: the row proves nothing", tc.command)
+			}
+			r := newRealBash(t, setup)
+			if d := r.decide(tc.command); d.Decision == Allow {
+				t.Fatalf("%q allowed, want refused", tc.command)
+			}
+		})
+	}
+}
+
+// Programs that run a command in another directory: parallel --wd DIR,
+// and tmux, whose commands run in a pane's or session's directory (-c
+// DIR, or wherever an earlier command left the server). Each row first
+// plants a hook in real bash, then gate refuses the command.
+func TestRunElsewhereRealBash(t *testing.T) {
+	for _, tc := range []struct {
+		name, program, command string
+	}{
+		{"parallel --wd", "parallel", "parallel --wd .git touch ::: hooks/pre-commit"},
+		{"tmux new -c", "tmux", `tmux new -d -c .git "touch hooks/pre-commit"`},
+	} {
+		t.Run(strings.ReplaceAll(tc.name, " ", "_"), func(t *testing.T) {
+			needPrograms(t, "git", tc.program)
+			const setup = "git init -q ."
+			env := []string{"TMUX_TMPDIR=" + t.TempDir(), "HOME=" + t.TempDir()}
+			other := newRealBash(t, setup)
+			other.run(tc.command, env...)
+			planted := false
+			for i := 0; i < 100 && !planted; i++ { // tmux runs it in its server, soon after
+				if planted = other.exists(".git/hooks/pre-commit"); !planted {
+					time.Sleep(50 * time.Millisecond)
+				}
+			}
+			if tc.program == "tmux" {
+				other.run("tmux kill-server", env...)
+			}
+			if !planted {
 				t.Fatalf("run by bash, %q did no harm: the row proves nothing", tc.command)
 			}
 			r := newRealBash(t, setup)

@@ -327,6 +327,7 @@ func (w *walker) wrapper(seg *Segment, words []wordInfo, spec *ProgramSpec, c *c
 		}
 		operands = sub[j:]
 	}
+	c = chdirCtx(c, chdirs) // for whatever runs the command
 	if scriptVal != nil {
 		if !scriptVal.Dynamic {
 			// su -c, flock -c, sg -c: run by a shell that may be sh
@@ -392,22 +393,28 @@ func (w *walker) wrapper(seg *Segment, words []wordInfo, spec *ProgramSpec, c *c
 		// with a placeholder (xargs -I {}), input replaces it instead
 		innerWords = append(innerWords, wordInfo{Word: Word{Value: inputWord, Dynamic: true}, raw: inputWord})
 	}
-	if len(chdirs) > 0 {
-		// cmake -E chdir DIR CMD, env -C DIR CMD: CMD's relative paths
-		// resolve in DIR.
-		in := c.copy()
-		in.cwd = c.cwd.clone()
-		for _, d := range chdirs {
-			in.cwd.changes++
-			if d.Dynamic || d.Value == "" {
-				in.cwd.unknown = true
-				continue
-			}
-			in.cwd.dirs = append(in.cwd.dirs, d.Value)
-		}
-		c = in
-	}
 	w.innerIn(seg, innerWords, name, c, stdinLit, assigns, ws.SameShell)
+}
+
+// chdirCtx returns c, or a copy of it in the directories chdirs name in
+// turn (cmake -E chdir DIR CMD, env -C DIR CMD, parallel --wd DIR: CMD's
+// relative paths resolve in DIR). parallel's --wd ... is a directory it
+// makes at run time.
+func chdirCtx(c *ctx, chdirs []Word) *ctx {
+	if len(chdirs) == 0 {
+		return c
+	}
+	in := c.copy()
+	in.cwd = c.cwd.clone()
+	for _, d := range chdirs {
+		in.cwd.changes++
+		if d.Dynamic || d.Value == "" || d.Value == "..." {
+			in.cwd.unknown = true
+			continue
+		}
+		in.cwd.dirs = append(in.cwd.dirs, d.Value)
+	}
+	return in
 }
 
 // findStartOptions are find's options before its paths (find -L DIR).

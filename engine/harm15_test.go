@@ -145,6 +145,14 @@ func TestFindPipedToXargsRealBash(t *testing.T) {
 		{"lastpipe", "", "shopt -s lastpipe; true | cd ..; touch {NAME}"},
 		{"mapfile's callback", "", "mapfile -C 'cd .. #' -c 1 a <<< x; touch {NAME}"},
 		{"a sourced file that changes directory", "echo 'cd ..' > s.sh", ". ./s.sh; touch {NAME}"},
+		// rt25: branches, negation, a checkout that rewrites the tree
+		{"an else branch after a cd in then", "mkdir d1", "if [ -e nothing ]; then cd d1; else touch ../{NAME}; fi"},
+		{"a case item after a cd in another", "mkdir d1", "case x in y) cd d1;; *) touch ../{NAME};; esac"},
+		{"a negated cd in an if", "", "if ! cd a/b; then touch ../{NAME}; fi"},
+		{"a negated cd in a block", "", "{ ! cd a/b; } && touch ../{NAME}"},
+		{"a branch checked out with a symlink", "git init -q . && git -c user.name=a -c user.email=a@b commit -q --allow-empty -m init && " +
+			"git checkout -q -b evil && ln -s .. d && git add d && git -c user.name=a -c user.email=a@b commit -q -m evil && git checkout -q -",
+			"git checkout -q evil && cd d && touch {NAME}"},
 	} {
 		t.Run(strings.ReplaceAll(tc.name, " ", "_"), func(t *testing.T) {
 			beside := func(r *realBash) bool { return r.existsAt(filepath.Join(filepath.Dir(r.root), r.name())) }

@@ -908,7 +908,9 @@ func (e *Engine) relinkTargets(cwd string, segs []SegmentInput) *relinks {
 			continue
 		}
 		base, known := e.segmentDir(cwd, seg)
-		if len(seg.Writes) == 0 {
+		if len(seg.Writes) == 0 || seg.Program == "git" && len(seg.Path) > 2 && seg.Path[1] == "checkout" && !slices.Contains(seg.Argv, "--") {
+			// git checkout BRANCH rewrites the whole tree: its first
+			// operand may name a commit, not a path
 			r.unknown = true
 		}
 		if r.unknown {

@@ -1054,6 +1054,8 @@ func (w *walker) stmt(s *syntax.Stmt, c *ctx) {
 	}
 	if s.Negated {
 		c = c.with("negated")
+		// ! cd X: what follows on success runs when cd failed
+		defer c.cwd.uncertainAfter(c.cwd.changes)
 	}
 	first := len(w.prog.Segments)
 	redirs, stdinLit, hasStdin := w.redirects(s.Redirs)
@@ -1373,11 +1375,26 @@ func (w *walker) command(cmd syntax.Command, c *ctx) {
 		cc := c.with("case")
 		owner := w.newSegmentLazy(c)
 		w.wordParts(x.Word.Parts, cc, owner)
+		first, changed, falls := len(w.prog.Segments), false, false
 		for _, item := range x.Items {
+			falls = falls || item.Op != syntax.Break
 			for _, pat := range item.Patterns {
 				w.wordParts(pat.Parts, cc, owner)
 			}
-			w.stmts(item.Stmts, cc)
+			// each item in a state of its own; one that changes the
+			// directory may fall through (;&) to the next
+			ic := cc.copy()
+			ic.cwd = cc.cwd.clone()
+			start := ic.cwd.changes
+			w.stmts(item.Stmts, ic)
+			changed = changed || ic.cwd.changes != start
+		}
+		if changed {
+			if falls {
+				w.loopDir(first, -1, c)
+			}
+			c.cwd.unknown = true
+			c.cwd.changes++
 		}
 		c.cwd.uncertainAfter(mark)
 	case *syntax.FuncDecl:
@@ -1618,10 +1635,25 @@ func runsGit(segs []*Segment) bool {
 	return slices.ContainsFunc(segs, func(s *Segment) bool { return s.Program == "git" })
 }
 
+// ifClause walks if, elif and else: each branch in a directory state of
+// its own, which is the state after its condition (then) or before it
+// with what the condition may have changed unknown (the next branch); the
+// shell's directory after the if is unknown when any part changed it.
 func (w *walker) ifClause(x *syntax.IfClause, c *ctx) {
+	changed := false
 	for x != nil {
+		mark := c.cwd.changes
 		w.stmts(x.Cond, c)
-		w.stmts(x.Then, c)
+		bc := c.copy()
+		bc.cwd = c.cwd.clone()
+		start := bc.cwd.changes
+		w.stmts(x.Then, bc)
+		changed = changed || bc.cwd.changes != start || c.cwd.changes != mark
+		c.cwd.uncertainAfter(mark)
 		x = x.Else
+	}
+	if changed {
+		c.cwd.unknown = true
+		c.cwd.changes++
 	}
 }

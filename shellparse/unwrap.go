@@ -152,11 +152,19 @@ func (w *walker) wrapper(seg *Segment, words []wordInfo, spec *ProgramSpec, c *c
 	ws := spec.Wrapper
 	name := seg.Program
 	i := 1
+	var before []Word // chdir options before the subcommand (pnpm -C DIR exec)
 	if len(ws.Subcommands) > 0 {
 		// npm exec, pnpm dlx: a wrapper only after its subcommand.
 		for i < len(words) && !words[i].Dynamic && isOption(words[i].Value) {
+			name, val, attached := strings.Cut(words[i].Value, "=")
 			if spec.takesValue(words[i].Value) {
 				i++
+				if i < len(words) {
+					val, attached = words[i].Value, !words[i].Dynamic
+				}
+			}
+			if contains(ws.ChdirOptions, name) {
+				before = append(before, Word{Value: val, Dynamic: !attached})
 			}
 			i++
 		}
@@ -178,7 +186,7 @@ func (w *walker) wrapper(seg *Segment, words []wordInfo, spec *ProgramSpec, c *c
 	// operands holds the operands read before the command when options
 	// are permuted (su USER -c cmd); otherwise they start at i.
 	var operands []wordInfo
-	var chdirs []Word // directories the command runs in (env -C DIR)
+	chdirs := before // directories the command runs in (env -C DIR)
 	unknown := false
 	// readOptions reads option words from i up to the first operand (or,
 	// when options are permuted, up to "--" or a dynamic word, keeping the

@@ -207,7 +207,7 @@ func xargsItems(x, seg *shellparse.Segment) (string, string, bool) {
 		return "", "", false
 	}
 	opts := x.Argv[1 : len(x.Argv)-n]
-	null, replace := false, ""
+	null, replace, counts := false, "", false
 	for i := 0; i < len(opts); i++ {
 		o := opts[i]
 		name, _, valued := strings.Cut(o, "=")
@@ -220,6 +220,7 @@ func xargsItems(x, seg *shellparse.Segment) (string, string, bool) {
 			null = true
 		case o == "--no-run-if-empty" || o == "--verbose" || o == "--exit" || o == "--interactive" || o == "--open-tty":
 		case name == "--max-args" || name == "--max-procs" || name == "--max-chars":
+			counts = counts || name == "--max-args"
 			if !valued {
 				i++
 			}
@@ -234,6 +235,7 @@ func xargsItems(x, seg *shellparse.Segment) (string, string, bool) {
 					null = true
 				case 'r', 't', 'x', 'p', 'o':
 				case 'n', 'P', 's', 'L', 'I':
+					counts = counts || o[j] == 'n' || o[j] == 'L'
 					v := o[j+1:]
 					if v == "" {
 						if i++; i >= len(opts) {
@@ -255,6 +257,11 @@ func xargsItems(x, seg *shellparse.Segment) (string, string, bool) {
 		default:
 			return "", "", false
 		}
+	}
+	if replace != "" && counts {
+		// -I, -L and -n exclude each other: the last one given wins
+		// (-I{} -L1 makes {} a word of its own again)
+		return "", "", false
 	}
 	marker := inputWord
 	if replace != "" {

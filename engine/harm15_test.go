@@ -56,6 +56,8 @@ func TestFindPipedToXargsRealBash(t *testing.T) {
 			"find . -name victim.txt | xargs -I{} chmod 600 {}"},
 		{"-I and a word that holds more than the item", "victim.txt", "",
 			"find . -maxdepth 0 | xargs -I{} chmod 600 {}/../{OUTNAME}/victim.txt"},
+		{"-I{} then -L1, which turns -I off", "victim.txt", "touch a.txt && ln -s {OUT}/victim.txt '{}'",
+			"find . -name a.txt | xargs -I{} -L1 chmod 600 {}"},
 		// rt23, against the first version
 		{"find -D help prints words", "victim.txt", "ln -s {OUT}/victim.txt tree",
 			"find -D help . -name '*.txt' | xargs -n1 chmod 600"},
@@ -150,6 +152,12 @@ func TestFindPipedToXargsRealBash(t *testing.T) {
 		{"a case item after a cd in another", "mkdir d1", "case x in y) cd d1;; *) touch ../{NAME};; esac"},
 		{"a negated cd in an if", "", "if ! cd a/b; then touch ../{NAME}; fi"},
 		{"a negated cd in a block", "", "{ ! cd a/b; } && touch ../{NAME}"},
+		// rt26: what git runs runs at the top of the work tree
+		{"git rebase -x in a subdirectory", "git init -q . && git config user.name a && git config user.email a@b && mkdir sub && touch sub/k && " +
+			"git add . && git commit -qm a && echo 1 > f && git add f && git commit -qm b", "cd sub && git rebase -q -x 'touch ../{NAME}' HEAD~1"},
+		{"a git alias in a subdirectory", "git init -q . && mkdir sub", "cd sub && git -c alias.t='!touch ../{NAME}' t"},
+		{"GIT_EDITOR in a subdirectory", "git init -q . && git config user.name a && git config user.email a@b && mkdir sub",
+			"cd sub && GIT_EDITOR='touch ../{NAME}' git commit -q --allow-empty"},
 		{"a branch checked out with a symlink", "git init -q . && git -c user.name=a -c user.email=a@b commit -q --allow-empty -m init && " +
 			"git checkout -q -b evil && ln -s .. d && git add d && git -c user.name=a -c user.email=a@b commit -q -m evil && git checkout -q -",
 			"git checkout -q evil && cd d && touch {NAME}"},

@@ -927,7 +927,8 @@ func TestSegmentsChdir(t *testing.T) {
 		r("builtin cd /a && rm x", seg("builtin", "builtin", "cd", "/a").in("and").twraps().cd(), seg("cd", "cd", "/a").in("and/wrapper").by(0, "builtin").cd(), seg("rm", "rm", "x").in("and").cd("/a")),
 		r("command cd /a && rm x", seg("command", "command", "cd", "/a").in("and").twraps().cd(), seg("cd", "cd", "/a").in("and/wrapper").by(0, "command").cd(), seg("rm", "rm", "x").in("and").cd("/a")),
 		// wrappers that run their command elsewhere
-		r("pnpm -C d exec touch x", seg("pnpm", "pnpm", "-C", "d", "exec", "touch", "x").opts("-C").wraps().cd(), seg("touch", "touch", "x").in("wrapper").by(0, "pnpm exec").cd("d")),
+		r("pnpm -C d exec touch x", seg("pnpm", "pnpm", "-C", "d", "exec", "touch", "x").opts("-C").wraps().cd(), seg("touch", "touch", "x").in("wrapper").by(0, "pnpm exec").cdUnknown()),
+		r("pnpm exec touch x", seg("pnpm", "pnpm", "exec", "touch", "x").wraps().cd(), seg("touch", "touch", "x").in("wrapper").by(0, "pnpm exec").cdUnknown()),
 		r("yarn --cwd d exec touch x", seg("yarn", "yarn", "--cwd", "d", "exec", "touch", "x").opts("--cwd").wraps().cd(), seg("touch", "touch", "x").in("wrapper").by(0, "yarn exec").cd("d")),
 		r("parallel --wd d touch ::: x", seg("parallel", "parallel", "--wd", "d", "touch", ":::", "x").opts("--wd").twraps().cd(), seg("touch", "touch", "x").in("wrapper").by(0, "parallel").cd("d")),
 		r("find . -execdir touch x \\;", seg("find", "find", ".", "-execdir", "touch", "x", ";").opts("-execdir").wraps().cd(), seg("touch", "touch", "x").in("wrapper").by(0, "find -execdir").cdUnknown()),

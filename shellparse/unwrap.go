@@ -29,8 +29,19 @@ func (w *walker) innerCtx(owner *Segment, via string, c *ctx, sameShell bool) *c
 		ic.cwd = c.cwd.clone()
 		ic.funcs = &funcScope{}
 	}
+	if runsElsewhere[owner.Program] && !sameShell {
+		// git runs what it starts (aliases, rebase -x, editors, ssh) at
+		// the top of the work tree, submodule foreach in each submodule;
+		// pnpm exec at the nearest package.json, -r in every package
+		ic.cwd.unknown = true
+		ic.cwd.changes++
+	}
 	return ic
 }
+
+// runsElsewhere are wrappers that run their command in a directory of
+// their own choosing.
+var runsElsewhere = map[string]bool{"git": true, "pnpm": true}
 
 // script parses text as a shell script run by owner.
 func (w *walker) script(text string, owner *Segment, via string, c *ctx, sameShell bool) {

@@ -673,7 +673,13 @@ func (w *walker) specialVar(name string, v Word, seg *Segment, c *ctx) {
 		if v.Dynamic {
 			seg.addFinding(FindEnvCode, name+" is set to a command that is not known statically")
 		} else if v.Value != "" {
-			w.script(v.Value, seg, "env "+name, c, false)
+			// the program that runs it may run it elsewhere (git runs
+			// GIT_EDITOR at the top of the work tree)
+			ec := c.copy()
+			ec.cwd = c.cwd.clone()
+			ec.cwd.unknown = true
+			ec.cwd.changes++
+			w.script(v.Value, seg, "env "+name, ec, false)
 		}
 	case contains(cat.PromptVars, name):
 		if v.Dynamic {

@@ -310,3 +310,55 @@ func TestRunElsewhereRealBash(t *testing.T) {
 		})
 	}
 }
+
+// rt27: git's own programs run directly, and go test -exec in the
+// package's directory, run in real bash; the other forms rt27 showed
+// harmful with its harness (yarn workspace, watch -x, chroot and unshare
+// -R, npm exec -w, su -, ssh) need programs, privileges or a network this
+// test cannot count on, and are checked by decision.
+func TestRunElsewhereSecondRealBash(t *testing.T) {
+	needPrograms(t, "git")
+	out, err := exec.Command("git", "--exec-path").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	gitConfig := filepath.Join(strings.TrimSpace(string(out)), "git-config")
+	t.Run("git-config_run_directly", func(t *testing.T) {
+		command := gitConfig + " core.fsmonitor 'touch x; false'"
+		other := newRealBash(t, "git init -q .")
+		other.run(command)
+		if !strings.Contains(fileText(t, filepath.Join(other.root, ".git/config")), "fsmonitor") {
+			t.Fatalf("run by bash, %q did no harm: the row proves nothing", command)
+		}
+		r := newRealBash(t, "git init -q .")
+		if d := r.decide(command); d.Decision == Allow {
+			t.Fatalf("%q allowed, want refused", command)
+		}
+	})
+	t.Run("go_test_-exec_in_the_package's_directory", func(t *testing.T) {
+		needPrograms(t, "go")
+		const setup = "mkdir sub && printf 'module m\\n\\ngo 1.21\\n' > go.mod && printf 'package m\\n\\nimport \"testing\"\\n\\nfunc TestX(t *testing.T) {}\\n' > m_test.go"
+		other := newRealBash(t, setup)
+		command := "cd sub && go test -exec \"sh -c 'touch ../" + other.name() + "'\" .."
+		other.run(command, "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local")
+		if !other.existsAt(filepath.Join(filepath.Dir(other.root), other.name())) {
+			t.Fatalf("run by bash, %q did no harm: the row proves nothing", command)
+		}
+		r := newRealBash(t, setup)
+		command = "cd sub && go test -exec \"sh -c 'touch ../" + r.name() + "'\" .."
+		if d := r.decide(command); d.Decision == Allow {
+			t.Fatalf("%q allowed, want refused", command)
+		}
+	})
+	refusedStill(t,
+		"yarn workspace w exec rm ../victim.txt",
+		"yarn node -e \"require('fs').writeFileSync('../x', '')\"",
+		"watch -x sh -c 'cd .git && cp ../e.sh hooks/pre-commit'",
+		"unshare -r -R / touch tmp/x",
+		"chroot / touch tmp/x",
+		"cd sub/a && npm exec -w w -- touch ../../x",
+		"su - root -c 'echo evil >> .bashrc'",
+		"ssh host 'echo evil >> .bashrc'",
+		"git-rebase -x 'cp e.sh .git/hooks/pre-commit' HEAD~1",
+	)
+}

@@ -44,7 +44,7 @@ func TestSegmentsProgramNames(t *testing.T) {
 		r("python3.11 -c x", seg("python3.11", "python3.11", "-c", "x").path("python3.11").alt([]string{"python3"})),
 		r("python3.11 -c \"import os; os.remove('x')\"", seg("python3.11", "python3.11", "-c", "import os; os.remove('x')").path("python3.11").alt([]string{"python3"}).find("inline_code")),
 		r("lua5.4 -e x", seg("lua5.4", "lua5.4", "-e", "x").path("lua5.4").alt([]string{"lua5"}, []string{"lua"}).find("inline_code")),
-		r("git-push origin", seg("git-push", "git-push", "origin").path("git-push", "origin").alt([]string{"git", "push", "origin"})),
+		r("git-push origin", seg("git-push", "git-push", "origin").find("dynamic_wrapper").path("git-push", "origin").alt([]string{"git", "push", "origin"})),
 		// any program's version is that program (pip3.11 is pip)
 		r("pip3.11 config set global.editor vim", seg("pip3.11", "pip3.11", "config", "set", "global.editor", "vim").find("config_plants").path("pip3.11", "config", "set", "global.editor", "vim").alt([]string{"pip3", "config", "set", "global.editor", "vim"}, []string{"pip", "config", "set", "global.editor", "vim"})),
 		// a name with a file's ending is not (script.sh is not script -c)

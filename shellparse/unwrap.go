@@ -29,7 +29,7 @@ func (w *walker) innerCtx(owner *Segment, via string, c *ctx, sameShell bool) *c
 		ic.cwd = c.cwd.clone()
 		ic.funcs = &funcScope{}
 	}
-	if runsElsewhere[owner.Program] && !sameShell {
+	if runsElsewhere(owner) && !sameShell {
 		// git runs what it starts (aliases, rebase -x, editors, ssh) at
 		// the top of the work tree, submodule foreach in each submodule;
 		// pnpm exec at the nearest package.json, -r in every package
@@ -39,9 +39,24 @@ func (w *walker) innerCtx(owner *Segment, via string, c *ctx, sameShell bool) *c
 	return ic
 }
 
-// runsElsewhere are wrappers that run their command in a directory of
-// their own choosing.
-var runsElsewhere = map[string]bool{"git": true, "pnpm": true}
+// runsElsewhere reports whether a wrapper runs its command in a directory
+// of its own choosing: git, pnpm, go (-exec, -toolexec in a package's
+// directory); npm and npx in a workspace (-w); su and
+// runuser with a login shell, pkexec, ssh (a home directory); systemd-run
+// (its unit's).
+func runsElsewhere(owner *Segment) bool {
+	switch owner.Program {
+	case "git", "pnpm", "pkexec", "ssh", "systemd-run", "go":
+		return true
+	case "npm", "npx":
+		return slices.ContainsFunc(owner.Options, func(o string) bool {
+			return o == "-w" || o == "--workspace" || o == "--workspaces" || o == "-ws" || o == "--ws"
+		})
+	case "su", "runuser":
+		return slices.Contains(owner.Argv, "-") || slices.ContainsFunc(owner.Options, func(o string) bool { return o == "-l" || o == "--login" })
+	}
+	return false
+}
 
 // script parses text as a shell script run by owner.
 func (w *walker) script(text string, owner *Segment, via string, c *ctx, sameShell bool) {
@@ -375,7 +390,7 @@ func (w *walker) wrapper(seg *Segment, words []wordInfo, spec *ProgramSpec, c *c
 		w.argCommands(seg, rest, ws, name, c)
 		return
 	}
-	if shellMode || ws.Joined {
+	if shellMode || ws.Joined && !(name == "watch" && watchExec(words)) {
 		if len(rest) == 0 {
 			return
 		}
@@ -413,6 +428,32 @@ func (w *walker) wrapper(seg *Segment, words []wordInfo, spec *ProgramSpec, c *c
 		innerWords = append(innerWords, wordInfo{Word: Word{Value: inputWord, Dynamic: true}, raw: inputWord})
 	}
 	w.innerIn(seg, innerWords, name, c, stdinLit, assigns, ws.SameShell)
+}
+
+// watchExec reports whether watch is given -x (--exec): it then runs its
+// operands as a command, not joined into a shell's script.
+func watchExec(words []wordInfo) bool {
+	for _, wd := range words[1:] {
+		v := wd.Value
+		if wd.Dynamic || !isOption(v) || v == "--" {
+			return wd.Dynamic // a dynamic word may be -x
+		}
+		if strings.HasPrefix(v, "--") {
+			if len(v) > 3 && strings.HasPrefix("--exec", v) {
+				return true
+			}
+			continue
+		}
+		for _, l := range v[1:] {
+			if l == 'x' {
+				return true
+			}
+			if strings.ContainsRune("nqsd", l) {
+				break // the rest is a value
+			}
+		}
+	}
+	return false
 }
 
 // chdirCtx returns c, or a copy of it in the directories chdirs name in

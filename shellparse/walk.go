@@ -953,6 +953,9 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 	if seg.ProgramPath == "" && seg.Program != "" && c.funcs.names[seg.Program] {
 		seg.FunctionCall = true
 	}
+	if !seg.FunctionCall {
+		otherRoots(seg, words)
+	}
 	if seq, ok := w.funcRuns[seg.Program]; ok && seg.ProgramPath == "" && (w.writeSeq > seq || w.overflow) {
 		// f() { npm test; }; npm pkg set scripts.test=...; f
 		seg.addFinding(FindScriptFile, "the function "+seg.Program+" runs programs that may run code this command writes after defining it")
@@ -2570,6 +2573,49 @@ func (w *walker) chdir(words []wordInfo, sc *scanResult, c *ctx) {
 		return
 	}
 	c.cwd.dirs = append(c.cwd.dirs, v.Value)
+}
+
+// gitDashed are git's commands that its own programs (git-config,
+// git-rebase in git's exec path) run without git's front end: the checks of
+// git's configuration and subcommands do not apply to them.
+var gitDashed = toSet(strings.Fields(`am apply archive bisect branch bundle checkout checkout-index cherry-pick clean
+	clone commit commit-tree config daemon difftool fetch filter-branch for-each-repo gc hook http-backend init
+	maintenance merge mergetool mv notes pull push read-tree rebase receive-pack remote replace reset restore
+	revert rm send-email send-pack stash submodule switch symbolic-ref tag update-index update-ref upload-pack
+	worktree fast-import sparse-checkout repo-config`))
+
+// otherRoots adds a finding to programs that run a command under another
+// root directory, where absolute paths name other files (chroot, unshare
+// -R, nsenter -r, systemd-nspawn), that run yarn or node code gate does not
+// unwrap (yarn workspace NAME CMD, yarn node -e CODE), and to git's own
+// programs run directly.
+func otherRoots(seg *Segment, words []wordInfo) {
+	has := func(opts ...string) bool {
+		for _, wd := range words[1:] {
+			for _, o := range opts {
+				if wd.Value == o || strings.HasPrefix(wd.Value, o+"=") || len(o) == 2 && o[1] != '-' && len(wd.Value) > 2 && wd.Value[0] == '-' && wd.Value[1] != '-' && strings.ContainsRune(wd.Value[1:], rune(o[1])) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	switch p := seg.Program; {
+	case p == "chroot" || p == "systemd-nspawn" || p == "unshare" && has("-R", "--root") || p == "nsenter" && has("-r", "--root"):
+		seg.addFinding(FindDynamicWrapper, p+" runs its command under another root directory, where paths name other files")
+	case p == "yarn":
+		for _, wd := range words[1:] {
+			if isOption(wd.Value) {
+				continue
+			}
+			if wd.Dynamic || wd.Value == "workspace" || wd.Value == "workspaces" || wd.Value == "node" {
+				seg.addFinding(FindDynamicWrapper, "yarn "+wd.Value+" runs a command or code gate does not read")
+			}
+			break
+		}
+	case strings.HasPrefix(p, "git-") && (gitDashed[strings.TrimPrefix(p, "git-")] || strings.Contains(seg.ProgramPath, "git-core/")):
+		seg.addFinding(FindDynamicWrapper, p+" is git's own program for git "+strings.TrimPrefix(p, "git-")+", run without the checks gate makes of git")
+	}
 }
 
 // numeric reports whether a word's value can only be a number: digits, signs

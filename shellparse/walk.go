@@ -2592,8 +2592,17 @@ var gitDashed = toSet(strings.Fields(`am apply archive bisect branch bundle chec
 func otherRoots(seg *Segment, words []wordInfo) {
 	has := func(opts ...string) bool {
 		for _, wd := range words[1:] {
+			// a short option's letters run up to its value (-p/proc/1/ns
+			// is -p with a value)
+			letters := ""
+			if v := wd.Value; len(v) > 1 && v[0] == '-' && v[1] != '-' {
+				letters = v[1:]
+				if k := strings.IndexFunc(letters, func(r rune) bool { return !unicode.IsLetter(r) }); k >= 0 {
+					letters = letters[:k]
+				}
+			}
 			for _, o := range opts {
-				if wd.Value == o || strings.HasPrefix(wd.Value, o+"=") || len(o) == 2 && o[1] != '-' && len(wd.Value) > 2 && wd.Value[0] == '-' && wd.Value[1] != '-' && strings.ContainsRune(wd.Value[1:], rune(o[1])) {
+				if wd.Dynamic || wd.Value == o || strings.HasPrefix(wd.Value, o+"=") || len(o) == 2 && strings.ContainsRune(letters, rune(o[1])) {
 					return true
 				}
 			}

@@ -999,16 +999,35 @@ func (w *walker) loop(walk func()) {
 	}
 }
 
+// lose makes the directory unknown from here on, as a change.
+func (s *cwdState) lose() {
+	s.unknown = true
+	s.changes++
+}
+
+// elsewhere returns a copy of c whose commands run in a directory only
+// known at run time (find -execdir, what tmux or git starts).
+func (c *ctx) elsewhere() *ctx {
+	n := c.copy()
+	n.cwd = c.cwd.clone()
+	n.cwd.lose()
+	return n
+}
+
+// dirUnknown makes the directory of segs only known at run time.
+func dirUnknown(segs []*Segment) {
+	for _, s := range segs {
+		s.ChdirUnknown, s.Chdir = true, nil
+	}
+}
+
 // loopDir makes the directory of the loop body's segments (from first)
 // unknown when the body changes the shell's directory (mark is the count of
 // changes before it): the next round starts where the last one ended (for
 // i in 1 2; do touch x; cd ..; done touches ../x the second time).
 func (w *walker) loopDir(first, mark int, c *ctx) {
-	if c.cwd.changes == mark || w.stop != nil {
-		return
-	}
-	for _, s := range w.prog.Segments[first:] {
-		s.ChdirUnknown, s.Chdir = true, nil
+	if c.cwd.changes != mark && w.stop == nil {
+		dirUnknown(w.prog.Segments[first:])
 	}
 }
 
@@ -1391,10 +1410,9 @@ func (w *walker) command(cmd syntax.Command, c *ctx) {
 		}
 		if changed {
 			if falls {
-				w.loopDir(first, -1, c)
+				dirUnknown(w.prog.Segments[first:])
 			}
-			c.cwd.unknown = true
-			c.cwd.changes++
+			c.cwd.lose()
 		}
 		c.cwd.uncertainAfter(mark)
 	case *syntax.FuncDecl:
@@ -1653,7 +1671,6 @@ func (w *walker) ifClause(x *syntax.IfClause, c *ctx) {
 		x = x.Else
 	}
 	if changed {
-		c.cwd.unknown = true
-		c.cwd.changes++
+		c.cwd.lose()
 	}
 }

@@ -211,10 +211,7 @@ func (w *walker) tmux(seg *Segment, words []wordInfo, spec *ProgramSpec, c *ctx)
 func (w *walker) tmuxCommand(seg *Segment, args []wordInfo, c *ctx) {
 	// what tmux runs runs in the server, in a pane's or session's
 	// directory (-c DIR, or wherever an earlier command left it)
-	c = c.copy()
-	c.cwd = c.cwd.clone()
-	c.cwd.unknown = true
-	c.cwd.changes++
+	c = c.elsewhere()
 	if args[0].Dynamic {
 		seg.addFinding(FindDynamicScript, "tmux is given a command not known statically: "+clip(args[0].Value))
 		return

@@ -33,8 +33,7 @@ func (w *walker) innerCtx(owner *Segment, via string, c *ctx, sameShell bool) *c
 		// git runs what it starts (aliases, rebase -x, editors, ssh) at
 		// the top of the work tree, submodule foreach in each submodule;
 		// pnpm exec at the nearest package.json, -r in every package
-		ic.cwd.unknown = true
-		ic.cwd.changes++
+		ic.cwd.lose()
 	}
 	return ic
 }
@@ -77,11 +76,8 @@ func (w *walker) script(text string, owner *Segment, via string, c *ctx, sameShe
 		// a trap's action or mapfile's callback runs in the shell itself,
 		// again and again: a cd in it moves the shell, by an amount only
 		// known at run time (trap 'cd d' DEBUG)
-		c.cwd.unknown = true
-		c.cwd.changes++
-		for _, s := range w.prog.Segments[first:] {
-			s.ChdirUnknown, s.Chdir = true, nil
-		}
+		c.cwd.lose()
+		dirUnknown(w.prog.Segments[first:])
 	}
 }
 
@@ -167,8 +163,7 @@ func (w *walker) scriptFile(owner *Segment, words []wordInfo, via string, c *ctx
 	}
 	if via == "source" || via == "." {
 		// the file runs in this shell and may change its directory
-		c.cwd.unknown = true
-		c.cwd.changes++
+		c.cwd.lose()
 		w.dirChanges++
 	}
 }
@@ -1294,10 +1289,7 @@ func (w *walker) execActions(seg *Segment, words []wordInfo, spec *ProgramSpec, 
 			if strings.HasSuffix(action, "dir") {
 				// -execdir runs its command in the directory of each file
 				// (find . -name HEAD -execdir touch hooks/x \; writes .git/hooks/x)
-				ac = c.copy()
-				ac.cwd = c.cwd.clone()
-				ac.cwd.unknown = true
-				ac.cwd.changes++
+				ac = c.elsewhere()
 			}
 			w.inner(seg, cmd, seg.Program+" "+action, ac, nil, nil)
 		}
@@ -2150,9 +2142,7 @@ func (w *walker) finish() {
 		// anywhere (in a subshell, an eval, a spelling of cd no pattern
 		// knows), that is not known
 		if w.dirChanges != f.dirChanges {
-			for _, s := range w.prog.Segments[f.first:min(f.end, len(w.prog.Segments))] {
-				s.ChdirUnknown, s.Chdir = true, nil
-			}
+			dirUnknown(w.prog.Segments[f.first:min(f.end, len(w.prog.Segments))])
 		}
 	}
 	for _, s := range w.prog.Segments {

@@ -675,11 +675,7 @@ func (w *walker) specialVar(name string, v Word, seg *Segment, c *ctx) {
 		} else if v.Value != "" {
 			// the program that runs it may run it elsewhere (git runs
 			// GIT_EDITOR at the top of the work tree)
-			ec := c.copy()
-			ec.cwd = c.cwd.clone()
-			ec.cwd.unknown = true
-			ec.cwd.changes++
-			w.script(v.Value, seg, "env "+name, ec, false)
+			w.script(v.Value, seg, "env "+name, c.elsewhere(), false)
 		}
 	case contains(cat.PromptVars, name):
 		if v.Dynamic {

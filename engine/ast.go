@@ -42,7 +42,21 @@ var inputKeys = []string{
 	"inline_code", "stdin", "file_options", "shell_options", "unless",
 }
 
-func init() { ast.InternStringTerm(inputKeys...) }
+// shortOptionTerms are the one-letter options (-a, -0, -%): an exec's
+// options are mostly these (a compiler's -quiet is read as five), and an
+// interned term costs no allocation.
+var shortOptionTerms = func() []string {
+	var opts []string
+	for c := byte('!'); c <= '~'; c++ {
+		opts = append(opts, "-"+string(c))
+	}
+	return opts
+}()
+
+func init() {
+	ast.InternStringTerm(inputKeys...)
+	ast.InternStringTerm(shortOptionTerms...)
+}
 
 type object struct{ o ast.Object }
 
@@ -83,11 +97,19 @@ func arrayTerm(terms ...*ast.Term) *ast.Term {
 
 // stringsTerm is an array of strings, its terms allocated together.
 func stringsTerm(list []string) *ast.Term {
-	slab := make([]ast.Term, len(list))
+	var slab []ast.Term
 	terms := make([]*ast.Term, len(list))
 	for i, s := range list {
-		slab[i].Value = ast.String(s)
-		terms[i] = &slab[i]
+		if len(s) <= 2 && ast.HasInternedValue(s) {
+			terms[i] = ast.InternedTerm(s) // -c, "", "1": no allocation
+			continue
+		}
+		if slab == nil {
+			slab = make([]ast.Term, len(list)-i)
+		}
+		slab[0].Value = ast.String(s)
+		terms[i] = &slab[0]
+		slab = slab[1:]
 	}
 	return arrayTerm(terms...)
 }

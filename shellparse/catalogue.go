@@ -724,6 +724,40 @@ type FindingSpec struct {
 	// With, if set, limits the finding to invocations that also give one
 	// of these options (curl -T with a file: URL).
 	With []string `json:"with,omitempty"`
+
+	// whens is When read once, by Validate (nil for a spec made at run
+	// time): findings are tested for every command and every exec.
+	whens []whenSpec
+}
+
+// whenSpec is one entry of a finding's When, read: an option, OPT=PATTERN
+// (a value of OPT that PATTERN matches), or a word or operand pattern.
+type whenSpec struct {
+	text     string
+	option   bool // text starts as an option does
+	optValue bool // OPT=PATTERN
+	opt      string
+	pattern  string
+}
+
+func readWhen(text string) whenSpec {
+	w := whenSpec{text: text, option: isOption(text)}
+	if w.option {
+		w.opt, w.pattern, w.optValue = strings.Cut(text, "=")
+	}
+	return w
+}
+
+// compiledWhens returns When as read by Validate, or reads it now.
+func (f *FindingSpec) compiledWhens() []whenSpec {
+	if len(f.whens) == len(f.When) {
+		return f.whens
+	}
+	ws := make([]whenSpec, len(f.When))
+	for i, t := range f.When {
+		ws[i] = readWhen(t)
+	}
+	return ws
 }
 
 // Validate checks the catalogue and compiles its patterns. It must be called
@@ -757,10 +791,12 @@ func (c *Catalogue) Validate() error {
 				return fmt.Errorf("catalogue: program %q: %w", name, err)
 			}
 		}
-		for _, f := range p.Findings {
+		for i := range p.Findings {
+			f := &p.Findings[i]
 			if f.Code == "" || len(f.When) == 0 {
 				return fmt.Errorf("catalogue: program %q: a finding needs a code and when", name)
 			}
+			f.whens = f.compiledWhens()
 		}
 		if p.Git != nil {
 			for sub, ws := range p.Git.SubcommandWrites {

@@ -1066,19 +1066,19 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 			}
 		}
 	}
-	for _, f := range spec.Findings {
+	for i := range spec.Findings {
+		f := &spec.Findings[i]
 		if len(f.Subcommands) > 0 && !slices.ContainsFunc(f.Subcommands, func(sub string) bool { return subcommandIs(words, sc, spec, strings.Fields(sub)) }) {
 			continue
 		}
 		if len(f.With) > 0 && !slices.ContainsFunc(f.With, sc.hasOption) {
 			continue
 		}
-		for _, when := range f.When {
-			optValue := isOption(when) && strings.Contains(when, "=") // OPT=PATTERN
+		for _, when := range f.compiledWhens() {
 			// an option is the program's own, not a word after -- (cargo
 			// run -- --config x gives --config to the program it runs)
-			if (when == "*" && len(sc.operands) > 0) || sc.hasOption(when) || !isOption(when) && sc.hasWord(words, when) || !optValue && sc.hasOperandPrefix(words, when) ||
-				optValue && sc.hasValue(when) {
+			if (when.text == "*" && len(sc.operands) > 0) || sc.hasOption(when.text) || !when.option && sc.hasWord(words, when.text) ||
+				!when.optValue && sc.hasOperandPrefix(words, when.text) || when.optValue && sc.hasValueOf(when.opt, when.pattern) {
 				seg.addFinding(f.Code, f.Message)
 				break
 			}
@@ -1703,6 +1703,9 @@ type scanResult struct {
 	// split holds optionNames of the option words read, by index, for
 	// views to read the same words again without splitting them again.
 	split []optionSplit
+	// sorted is options sorted and without repeats, made on first use
+	// (sortedOptions).
+	sorted []string
 }
 
 // optionSplit is what optionNames gave for one word.
@@ -1721,7 +1724,24 @@ func (s *scanResult) optionNames(words []wordInfo, i int, spec *ProgramSpec) ([]
 	return names, attached
 }
 
-func (s *scanResult) hasOption(opt string) bool { return contains(s.options, opt) }
+// hasOption reports whether opt is among the options. Findings test a long
+// list of options (a compiler's) against every option of a word split
+// into letters, so beyond a few options it searches the sorted ones.
+func (s *scanResult) hasOption(opt string) bool {
+	if len(s.options) <= 8 {
+		return contains(s.options, opt)
+	}
+	_, ok := slices.BinarySearch(s.sortedOptions(), opt)
+	return ok
+}
+
+// sortedOptions returns the options sorted and without repeats, made once.
+func (s *scanResult) sortedOptions() []string {
+	if s.sorted == nil {
+		s.sorted = uniqueSorted(s.options)
+	}
+	return s.sorted
+}
 
 // hasValue reports, for OPT=PATTERN, whether option OPT was given a value
 // that PATTERN matches (as a whole, or its base name: -f
@@ -1729,6 +1749,11 @@ func (s *scanResult) hasOption(opt string) bool { return contains(s.options, opt
 // statically.
 func (s *scanResult) hasValue(spec string) bool {
 	opt, pattern, _ := strings.Cut(spec, "=")
+	return s.hasValueOf(opt, pattern)
+}
+
+// hasValueOf is hasValue of OPT=PATTERN, read.
+func (s *scanResult) hasValueOf(opt, pattern string) bool {
 	for _, v := range s.values[opt] {
 		if v.Dynamic {
 			return true
@@ -1989,6 +2014,18 @@ func plainOptionName(name string) bool {
 // value), GNU style: options may follow operands until "--".
 func scan(words []wordInfo, spec *ProgramSpec) *scanResult {
 	s := &scanResult{values: map[string][]Word{}}
+	// room for every option name the words may hold: a word of n letters
+	// after its dash is at most n names (a compiler's -fasynchronous-...
+	// is 27), so the list is not grown option by option
+	n := 0
+	for i := 1; i < len(words); i++ {
+		if isOption(words[i].Value) {
+			n += len(words[i].Value) - 1
+		}
+	}
+	if n > 0 {
+		s.options = make([]string, 0, min(n, 256))
+	}
 	endOpts := false
 	for i := 1; i < len(words); i++ {
 		wd := words[i]
@@ -2052,6 +2089,7 @@ func (s *scanResult) addOptions(names []string, spec *ProgramSpec) string {
 	for _, n := range names {
 		s.options = append(s.options, spec.canonicalOption(n))
 	}
+	s.sorted = nil
 	return names[len(names)-1]
 }
 
@@ -2136,7 +2174,9 @@ const maxPathVariants = 8
 
 // views fills Options, Path, AltPaths and PathComplete.
 func (w *walker) views(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scanResult) {
-	seg.Options = uniqueSorted(sc.options)
+	// (clipped: what appends to the segment's options must not write into
+	// the scan's)
+	seg.Options = slices.Clip(sc.sortedOptions())
 	if seg.Program == "" {
 		seg.Path = []string{}
 		return

@@ -54,6 +54,12 @@ type Catalogue struct {
 	// (tar, make, pip, a script) may create files under names gate does not
 	// see.
 	MakesNoFiles []string `json:"makes_no_files"`
+	// RunsElsewhere lists wrappers that run their command in a directory of
+	// their own choosing (git at the top of the work tree, ssh in a home
+	// directory): a relative path in what they run names a file gate cannot
+	// tell. An entry with options or words holds only when the wrapper is
+	// given one of them (npm -w, su -).
+	RunsElsewhere map[string]ElsewhereSpec `json:"runs_elsewhere"`
 	// DataOperands lists programs outside Programs whose operands are
 	// never run as commands (echo rm, grep sudo f, apt install git): their
 	// segments get no MaybeRuns. Any other program the catalogue does not
@@ -848,6 +854,30 @@ func member(set map[string]bool, list []string, name string) bool {
 
 // Reader reports whether name is in Readers.
 func (c *Catalogue) Reader(name string) bool { return member(c.readers, c.Readers, name) }
+
+// ElsewhereSpec says when a wrapper runs its command elsewhere: always,
+// or when one of Options or Words is given.
+type ElsewhereSpec struct {
+	Options []string `json:"options,omitempty"`
+	Words   []string `json:"words,omitempty"`
+}
+
+// runsElsewhere reports whether the wrapper owner runs its command in a
+// directory of its own choosing (RunsElsewhere).
+func (c *Catalogue) runsElsewhere(owner *Segment) bool {
+	if c == nil {
+		return false
+	}
+	e, ok := c.RunsElsewhere[owner.Program]
+	if !ok {
+		return false
+	}
+	if len(e.Options) == 0 && len(e.Words) == 0 {
+		return true
+	}
+	return slices.ContainsFunc(owner.Options, func(o string) bool { return slices.Contains(e.Options, o) }) ||
+		slices.ContainsFunc(owner.Argv, func(w string) bool { return slices.Contains(e.Words, w) })
+}
 
 // MakesNoFile reports whether name is in MakesNoFiles.
 func (c *Catalogue) MakesNoFile(name string) bool {

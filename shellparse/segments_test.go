@@ -929,6 +929,14 @@ func TestSegmentsChdir(t *testing.T) {
 		// wrappers that run their command elsewhere
 		r("pnpm -C d exec touch x", seg("pnpm", "pnpm", "-C", "d", "exec", "touch", "x").opts("-C").wraps().cd(), seg("touch", "touch", "x").in("wrapper").by(0, "pnpm exec").cdUnknown()),
 		r("pnpm exec touch x", seg("pnpm", "pnpm", "exec", "touch", "x").wraps().cd(), seg("touch", "touch", "x").in("wrapper").by(0, "pnpm exec").cdUnknown()),
+		// (the catalogue's runs_elsewhere: a login shell starts at home,
+		// npm -w in the workspace, ssh on another machine)
+		r("su - joe -c 'touch x'", seg("su", "su", "-", "joe", "-c", "touch x").opts("-c").wraps().cd(), seg("touch", "touch", "x").in("wrapper").by(0, "su -c").cdUnknown()),
+		r("su joe -c 'touch x'", seg("su", "su", "joe", "-c", "touch x").opts("-c").wraps().cd(), seg("touch", "touch", "x").in("wrapper").by(0, "su -c").cd()),
+		r("runuser --login joe -c 'touch x'", seg("runuser", "runuser", "--login", "joe", "-c", "touch x").opts("--login", "-c").wraps().cd(), seg("touch", "touch", "x").in("wrapper").by(0, "runuser -c").cdUnknown()),
+		r("npm exec -w a -- touch x", seg("npm", "npm", "exec", "-w", "a", "--", "touch", "x").opts("-w").wraps().cd(), seg("touch", "touch", "x").in("wrapper").by(0, "npm exec").cdUnknown()),
+		r("npm exec -- touch x", seg("npm", "npm", "exec", "--", "touch", "x").wraps().cd(), seg("touch", "touch", "x").in("wrapper").by(0, "npm exec").cd()),
+		r("ssh h touch x", seg("ssh", "ssh", "h", "touch", "x").wraps().cd(), seg("touch", "touch", "x").in("wrapper").by(0, "ssh").cdUnknown()),
 		r("yarn --cwd d exec touch x", seg("yarn", "yarn", "--cwd", "d", "exec", "touch", "x").opts("--cwd").wraps().cd(), seg("touch", "touch", "x").in("wrapper").by(0, "yarn exec").cd("d")),
 		r("parallel --wd d touch ::: x", seg("parallel", "parallel", "--wd", "d", "touch", ":::", "x").opts("--wd").twraps().cd(), seg("touch", "touch", "x").in("wrapper").by(0, "parallel").cd("d")),
 		r("find . -execdir touch x \\;", seg("find", "find", ".", "-execdir", "touch", "x", ";").opts("-execdir").wraps().cd(), seg("touch", "touch", "x").in("wrapper").by(0, "find -execdir").cdUnknown()),

@@ -29,32 +29,10 @@ func (w *walker) innerCtx(owner *Segment, via string, c *ctx, sameShell bool) *c
 		ic.cwd = c.cwd.clone()
 		ic.funcs = &funcScope{}
 	}
-	if runsElsewhere(owner) && !sameShell {
-		// git runs what it starts (aliases, rebase -x, editors, ssh) at
-		// the top of the work tree, submodule foreach in each submodule;
-		// pnpm exec at the nearest package.json, -r in every package
+	if w.p.cat.runsElsewhere(owner) && !sameShell {
 		ic.cwd.lose()
 	}
 	return ic
-}
-
-// runsElsewhere reports whether a wrapper runs its command in a directory
-// of its own choosing: git, pnpm, go (-exec, -toolexec in a package's
-// directory); npm and npx in a workspace (-w); su and
-// runuser with a login shell, pkexec, ssh (a home directory); systemd-run
-// (its unit's).
-func runsElsewhere(owner *Segment) bool {
-	switch owner.Program {
-	case "git", "pnpm", "pkexec", "ssh", "systemd-run", "go":
-		return true
-	case "npm", "npx":
-		return slices.ContainsFunc(owner.Options, func(o string) bool {
-			return o == "-w" || o == "--workspace" || o == "--workspaces" || o == "-ws" || o == "--ws"
-		})
-	case "su", "runuser":
-		return slices.Contains(owner.Argv, "-") || slices.ContainsFunc(owner.Options, func(o string) bool { return o == "-l" || o == "--login" })
-	}
-	return false
 }
 
 // script parses text as a shell script run by owner.

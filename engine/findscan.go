@@ -101,7 +101,7 @@ func (e *Engine) findFiles(cwd string, segs []SegmentInput, seg *shellparse.Segm
 			return "", nil, "", false
 		}
 		find = segs[x.PipedFrom].Segment
-		action, item, ok := xargsItems(x, seg)
+		action, item, ok := xargsItems(e.cat, x, seg)
 		if !ok || !inPlace(segs, x.ID, seg, item, e.cat) || !quietRedirects(x) || !quietRedirects(find) ||
 			len(find.Writes) > 0 || len(find.Removes) > 0 || !plainAssigns(find) || !plainAssigns(x) || sources(segs) {
 			return "", nil, "", false
@@ -191,14 +191,15 @@ func (e *Engine) findFiles(cwd string, segs []SegmentInput, seg *shellparse.Segm
 // inputWord is the word the parser puts where xargs appends what it reads.
 const inputWord = "<input>"
 
-// xargsItems reads the options of x, an xargs running seg: it returns the
-// find action whose output x reads as one item each ("-print0" for -0 or
-// --null, "-print" for items split at blanks and newlines) and the word
-// that stands for an item in seg's argv: the input word the parser
-// appends, or the string -I (-i, --replace) names, which must then be
-// whole words. It returns false when an option changes what the items
-// are or where they come from (-d, -E, -a) or is not known.
-func xargsItems(x, seg *shellparse.Segment) (string, string, bool) {
+// xargsItems reads the options of x, an xargs running seg, with the
+// catalogue's getopt specification of xargs: it returns the find action
+// whose output x reads as one item each ("-print0" for -0 or --null,
+// "-print" for items split at blanks and newlines) and the word that
+// stands for an item in seg's argv: the input word the parser appends, or
+// the string -I (-i, --replace) names, which must then be whole words. It
+// returns false when an option changes what the items are or where they
+// come from (-d, -E, -a, -l) or is not known.
+func xargsItems(cat *shellparse.Catalogue, x, seg *shellparse.Segment) (string, string, bool) {
 	n := len(seg.Argv) // seg's argv is x's operands, and the input word
 	if n > 0 && seg.Argv[n-1] == inputWord {
 		n--
@@ -206,54 +207,24 @@ func xargsItems(x, seg *shellparse.Segment) (string, string, bool) {
 	if n < 1 || len(x.Argv) < n+1 || len(x.Dynamic) > 0 || !slices.Equal(x.Argv[len(x.Argv)-n:], seg.Argv[:n]) {
 		return "", "", false
 	}
-	opts := x.Argv[1 : len(x.Argv)-n]
+	opts, first, ok := cat.ReadOptions("xargs", x.Argv)
+	if !ok || first != len(x.Argv)-n {
+		return "", "", false
+	}
 	null, replace, counts := false, "", false
-	for i := 0; i < len(opts); i++ {
-		o := opts[i]
-		name, _, valued := strings.Cut(o, "=")
-		switch {
-		case o == "--":
-			if i != len(opts)-1 {
-				return "", "", false
-			}
-		case o == "--null":
+	for _, o := range opts {
+		switch o.Name {
+		case "-0", "--null":
 			null = true
-		case o == "--no-run-if-empty" || o == "--verbose" || o == "--exit" || o == "--interactive" || o == "--open-tty":
-		case name == "--max-args" || name == "--max-procs" || name == "--max-chars":
-			counts = counts || name == "--max-args"
-			if !valued {
-				i++
+		case "-r", "--no-run-if-empty", "-t", "--verbose", "-x", "--exit", "-p", "--interactive", "-o", "--open-tty",
+			"-P", "--max-procs", "-s", "--max-chars":
+		case "-n", "--max-args", "-L":
+			counts = true
+		case "-I", "-i", "--replace": // -i[R], --replace[=R]: a value only attached
+			if o.HasValue && o.Value == "" {
+				return "", "", false // an empty R: read as xargs pleases
 			}
-		case o == "--replace":
-			replace = "{}"
-		case name == "--replace" && valued:
-			replace = o[len("--replace="):]
-		case len(o) > 1 && o[0] == '-' && o[1] != '-':
-			for j := 1; j < len(o); j++ {
-				switch o[j] {
-				case '0':
-					null = true
-				case 'r', 't', 'x', 'p', 'o':
-				case 'n', 'P', 's', 'L', 'I':
-					counts = counts || o[j] == 'n' || o[j] == 'L'
-					v := o[j+1:]
-					if v == "" {
-						if i++; i >= len(opts) {
-							return "", "", false
-						}
-						v = opts[i] // the value is the next word
-					}
-					if o[j] == 'I' {
-						replace = v
-					}
-					j = len(o)
-				case 'i': // -i[R]: a value only attached
-					replace = cmp.Or(o[j+1:], "{}")
-					j = len(o)
-				default:
-					return "", "", false
-				}
-			}
+			replace = cmp.Or(o.Value, "{}")
 		default:
 			return "", "", false
 		}

@@ -58,6 +58,12 @@ func TestFindPipedToXargsRealBash(t *testing.T) {
 			"find . -maxdepth 0 | xargs -I{} chmod 600 {}/../{OUTNAME}/victim.txt"},
 		{"-I{} then -L1, which turns -I off", "victim.txt", "touch a.txt && ln -s {OUT}/victim.txt '{}'",
 			"find . -name a.txt | xargs -I{} -L1 chmod 600 {}"},
+		{"--repl=R abbreviated, R inside a word", "victim.txt", "",
+			"find . -maxdepth 0 | xargs --repl=R chmod 600 R/../{OUTNAME}/victim.txt"},
+		{"-iR, R inside a word", "victim.txt", "",
+			"find . -maxdepth 0 | xargs -iR chmod 600 R/../{OUTNAME}/victim.txt"},
+		{"--max-a abbreviated with -I", "victim.txt", "touch a.txt",
+			"find . -name a.txt | xargs -I{} --max-a 1 chmod 600 {} {OUT}/victim.txt"},
 		// rt23, against the first version
 		{"find -D help prints words", "victim.txt", "ln -s {OUT}/victim.txt tree",
 			"find -D help . -name '*.txt' | xargs -n1 chmod 600"},
@@ -210,6 +216,12 @@ func TestFindPipedToXargsRealBash(t *testing.T) {
 			"n=1; [[ -d src ]] && find src -name '*.txt' | xargs chmod 600", func(r *realBash) bool {
 				fi, err := os.Stat(filepath.Join(r.root, "src/x.txt"))
 				return err == nil && fi.Mode().Perm() == 0o600
+			}},
+		// xargs's options read with its getopt specification: long
+		// options abbreviated as getopt allows them
+		{"--nul and --repl=@ abbreviated", "mkdir -p src && echo v > src/y.txt",
+			"find src -name 'y*' -print0 | xargs --nul --repl=@ sed -i s/v/w/ @", func(r *realBash) bool {
+				return fileText(r.t, filepath.Join(r.root, "src/y.txt")) == "w\n"
 			}},
 		{"a loop without cd", "mkdir -p src && touch src/x.txt",
 			"for i in 1 2; do chmod 600 src/x.txt; done", func(r *realBash) bool {

@@ -160,3 +160,54 @@ func (g *GetoptSpec) read(v string) getoptWord {
 	}
 	return r
 }
+
+// ArgOption is one option of a command line as the program reads it: its
+// canonical name (-x, --name) and the value it takes, if any.
+type ArgOption struct {
+	Name     string
+	Value    string
+	HasValue bool
+}
+
+// ReadOptions reads the options at the start of argv (argv[0] is the
+// program) with the program's getopt specification, as getopt would up
+// to the first operand or "--": it returns the options, in order, and the
+// index of the first word after them. It returns false when the catalogue
+// has no specification for program, the program reads options after
+// operands (GNU permutation), or an option is unknown, ambiguous or
+// misses its value.
+func (c *Catalogue) ReadOptions(program string, argv []string) ([]ArgOption, int, bool) {
+	p := c.program(program)
+	if p == nil || p.Getopt == nil || !p.Getopt.checked || !p.Getopt.posix {
+		return nil, 0, false
+	}
+	var opts []ArgOption
+	i := 1
+	for ; i < len(argv); i++ {
+		v := argv[i]
+		if v == "--" {
+			return opts, i + 1, true
+		}
+		if !isOption(v) {
+			break
+		}
+		r := p.Getopt.read(v)
+		if r.unknown != "" {
+			return nil, 0, false
+		}
+		for k, name := range r.names {
+			opts = append(opts, ArgOption{Name: name})
+			if k == len(r.names)-1 && r.attached {
+				opts[len(opts)-1].Value, opts[len(opts)-1].HasValue = r.value, true
+			}
+		}
+		if r.needsNext {
+			if i+1 >= len(argv) {
+				return nil, 0, false
+			}
+			i++
+			opts[len(opts)-1].Value, opts[len(opts)-1].HasValue = argv[i], true
+		}
+	}
+	return opts, i, true
+}

@@ -224,18 +224,9 @@ func pyTokens(code string, depth int) ([]pyToken, bool) {
 			toks = append(toks, pyLiteral(code[i:end], true))
 			i = end
 		case ch >= '0' && ch <= '9' || ch == '.' && i+1 < len(code) && code[i+1] >= '0' && code[i+1] <= '9':
-			j := i + 1
-			for j < len(code) {
-				c := code[j]
-				if c == '.' || c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
-					j++
-					continue
-				}
-				if (c == '+' || c == '-') && (code[j-1] == 'e' || code[j-1] == 'E') && !strings.HasPrefix(strings.ToLower(code[i:j]), "0x") {
-					j++
-					continue
-				}
-				break
+			j, ok := pyNumber(code, i)
+			if !ok {
+				return nil, false
 			}
 			toks = append(toks, pyToken{kind: 'n', value: code[i:j]})
 			i = j
@@ -256,6 +247,64 @@ func pyTokens(code string, depth int) ([]pyToken, bool) {
 		}
 	}
 	return toks, true
+}
+
+// pyNumber reads the number literal starting at i as Python's grammar has
+// it (0x1F, 0o7, 0b1, 1_000, 1., .5, 1e-3, 2j) and returns the index after
+// it; what follows is read as tokens of its own. Python reads 1..__class__
+// as the float 1. and an attribute of it: a token that took in every
+// letter and dot after a digit hid the attribute from the check. An
+// exponent without digits ends the number before the e (a format spec's
+// 08.3e is 08.3 and the type e).
+func pyNumber(code string, i int) (int, bool) {
+	digits := func(j int, ok func(byte) bool) int {
+		// digits with single underscores between them
+		start := j
+		for j < len(code) && (ok(code[j]) || code[j] == '_' && j > start && j+1 < len(code) && ok(code[j+1])) {
+			j++
+		}
+		return j
+	}
+	dec := func(c byte) bool { return c >= '0' && c <= '9' }
+	j := i
+	if code[i] == '0' && i+1 < len(code) && strings.IndexByte("xXoObB", code[i+1]) >= 0 {
+		var ok func(byte) bool
+		switch code[i+1] | 0x20 {
+		case 'x':
+			ok = func(c byte) bool { return dec(c) || c|0x20 >= 'a' && c|0x20 <= 'f' }
+		case 'o':
+			ok = func(c byte) bool { return c >= '0' && c <= '7' }
+		default:
+			ok = func(c byte) bool { return c == '0' || c == '1' }
+		}
+		j = i + 2
+		if j < len(code) && code[j] == '_' {
+			j++ // 0x_1f
+		}
+		k := digits(j, ok)
+		if k == j {
+			return 0, false
+		}
+		j = k
+	} else {
+		j = digits(j, dec)
+		if j < len(code) && code[j] == '.' {
+			j = digits(j+1, dec)
+		}
+		if j < len(code) && code[j]|0x20 == 'e' {
+			k := j + 1
+			if k < len(code) && (code[k] == '+' || code[k] == '-') {
+				k++
+			}
+			if e := digits(k, dec); e > k {
+				j = e
+			}
+		}
+		if j < len(code) && code[j]|0x20 == 'j' {
+			j++
+		}
+	}
+	return j, true
 }
 
 // pyLiteral is the token of the string literal text (quotes included):

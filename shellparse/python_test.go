@@ -63,6 +63,13 @@ func TestPythonProverRealPython(t *testing.T) {
 		{`r"\"" + str(__import__("os").system("touch ran"))`, true},
 		{"x = 1 \\\n; __import__('os').system('touch ran')", true},
 		{"\uff45\uff56\uff41\uff4c(\"__import__('os').system('touch ran')\")", true}, // fullwidth eval, NFKC-folded
+		// rt28: a number token that swallowed what follows it hid
+		// attributes from the check (1..__class__ is the float 1. and an
+		// attribute of it)
+		{`T=1..__class__.__class__.__getattribute__;O=1..__class__.__base__.__getattribute__;w=[c for c in 1..__class__.__base__.__subclasses__() if c.__name__=="_wrap_close"][0];G=O(T(w,"__init__"),"__globals__");G["system"]("touch ran")`, true},
+		{`T=1e0.__class__.__class__.__getattribute__;O=1e0.__class__.__base__.__getattribute__;w=[c for c in 1e0.__class__.__base__.__subclasses__() if c.__name__=="_wrap_close"][0];G=O(T(w,"__init__"),"__globals__");G["system"]("touch ran")`, true},
+		{`T=0x1.__class__.__class__.__getattribute__;O=0x1.__class__.__base__.__getattribute__;w=[c for c in 0x1 .__class__.__base__.__subclasses__() if c.__name__=="_wrap_close"][0];G=O(T(w,"__init__"),"__globals__");G["system"]("touch ran")`, true},
+		{`T=1_0.0j.__class__.__class__.__getattribute__;O=.5.__class__.__base__.__getattribute__;w=[c for c in 1..__class__.__base__.__subclasses__() if c.__name__=="_wrap_close"][0];G=O(T(w,"__init__"),"__globals__");G["system"]("touch ran")`, true},
 		{`class A: pass`, false},
 		{`breakpoint()`, false},
 		{`help("os")`, false},
@@ -146,6 +153,8 @@ func TestPythonProverRealPython(t *testing.T) {
 		{"with open('/dev/null') as f:\n    print(len(f.read()))", false},
 		{`from os.path import join; print(join("a", "b"))`, true},
 		{"def f(n):\n    return n * 2\nprint(f(3))", false},
+		{`print(1.5, .5, 1_000, 0x1F, 0o7, 0b10, 1e-3, 2j, 3.14e+2J, 10, 1 .real, [1, 2][0], 1if 1 else 2)`, false},
+		{`print(f"{3.14159:08.3e} {255:x} {1234567:,.2f} {7:>10}")`, false},
 		{`import fasttext; print(dir(fasttext), hasattr(fasttext, "train"))`, true},
 		{"try:\n    from moviepy.editor import VideoFileClip\n    print('moviepy is available')\nexcept ImportError:\n    print('no')", true},
 	}

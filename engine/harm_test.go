@@ -1383,6 +1383,21 @@ func TestEighthRoundRealBash(t *testing.T) {
 	)
 }
 
+// TestSedBackupAsWrittenRealBash (rt28): GNU sed puts the file name as
+// written, directory and all, in place of each * of an -i suffix, and the
+// backup is the original file renamed, mode and all: -i'.gi*' plants
+// t/hooks/pre-commit as .git/hooks/pre-commit, -i'.*' ./f moves f beside
+// the root. gate took the base name, in the file's directory.
+func TestSedBackupAsWrittenRealBash(t *testing.T) {
+	runHarm(t, []harmCase{
+		{command: "sed -i'.gi*' s/a/a/ t/hooks/pre-commit", setup: harmRepo + " && mkdir -p t/hooks && printf '#!/bin/sh\\n' > t/hooks/pre-commit && chmod +x t/hooks/pre-commit",
+			tools: []string{"git"}, harm: ".git/hooks/pre-commit"},
+		{command: "sed -i'.*' s/x/x/ ./outside-sed", setup: "echo x > outside-sed", harm: "../outside-sed"},
+		{command: "sed --in-place='.*' s/x/x/ ./outside-sed", setup: "echo x > outside-sed", harm: "../outside-sed"},
+	})
+	allowedStill(t, "sed -i'bak/*' s/a/b/ src/x.c", "sed -i'*.orig' s/a/b/ src/x.c")
+}
+
 // TestCoprocNameRealBash: coproc WORD followed only by redirections runs
 // WORD (a name is one only before a compound command), which the shell
 // parser read as the coprocess's name: coproc bash <<< TEXT runs TEXT.

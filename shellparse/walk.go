@@ -2531,14 +2531,23 @@ func (w *walker) writes(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *s
 				// DIR/FILE: either may lead elsewhere (.gi +
 				// t/hooks/pre-commit is .git/hooks/pre-commit)
 				f := words[i].Word
-				backup := f.Value + v.Value
-				if strings.Contains(v.Value, "*") {
-					backup = strings.ReplaceAll(v.Value, "*", path.Base(f.Value))
-					if dir := path.Dir(f.Value); !strings.Contains(v.Value, "/") && dir != "." {
-						backup = path.Join(dir, backup)
-					}
+				if !strings.Contains(v.Value, "*") {
+					seg.Writes = append(seg.Writes, Word{Value: f.Value + v.Value, Dynamic: f.Dynamic})
+					continue
 				}
-				seg.Writes = append(seg.Writes, Word{Value: backup, Dynamic: f.Dynamic})
+				// GNU sed puts the file name as written in place of each
+				// * (-i'.*' ./x backs x up as ../x, -i'bk/*' src/f as
+				// bk/src/f, from the current directory); other seds put
+				// its base name, in the file's directory: both are writes
+				asWritten := strings.ReplaceAll(v.Value, "*", f.Value)
+				seg.Writes = append(seg.Writes, Word{Value: asWritten, Dynamic: f.Dynamic})
+				base := strings.ReplaceAll(v.Value, "*", path.Base(f.Value))
+				if dir := path.Dir(f.Value); !strings.Contains(v.Value, "/") && dir != "." {
+					base = path.Join(dir, base)
+				}
+				if base != asWritten {
+					seg.Writes = append(seg.Writes, Word{Value: base, Dynamic: f.Dynamic})
+				}
 			}
 			// mv -b -S t .gi DIR/ and mv -S t -t DIR .gi back up
 			// DIR/.gi as DIR/.git: each source's name in the directory

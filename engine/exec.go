@@ -222,6 +222,12 @@ type execQuery struct {
 
 // DecideExec decides one exec of a call's command with
 // data.gate.exec.decision. Every failure is a deny naming its cause.
+//
+// For a #! script (and a program ld.so loads) the program is the script,
+// but the file the kernel runs is its interpreter, with the script's path
+// and arguments as its own: "#!/bin/rm" makes ./x victim.txt run rm ./x
+// victim.txt (rt29). The interpreter is decided too, as a program the
+// script runs (not by the shell): the stricter answer wins.
 func (e *Engine) DecideExec(ctx context.Context, ec *ExecCall, x Exec) (d Decision) {
 	defer func() {
 		if v := recover(); v != nil {
@@ -230,6 +236,20 @@ func (e *Engine) DecideExec(ctx context.Context, ec *ExecCall, x Exec) (d Decisi
 	}()
 	ctx, cancel := context.WithTimeout(ctx, e.timeout)
 	defer cancel()
+	d = e.decideExec(ctx, ec, x)
+	if d.Decision == Deny || x.Exe == "" || x.Program == x.Exe || x.Script == "" && x.Loaded == "" {
+		return d
+	}
+	ix := x
+	ix.Program, ix.Script, ix.Loaded, ix.ByShell = x.Exe, "", "", false
+	if id := e.decideExec(ctx, ec, ix); id.Decision == Deny || id.Decision == Ask && d.Decision == Allow {
+		return id
+	}
+	return d
+}
+
+// decideExec decides x as it is.
+func (e *Engine) decideExec(ctx context.Context, ec *ExecCall, x Exec) Decision {
 	in := ExecInput{Exec: e.execFacts(ctx, x), Layers: e.layers, SettingsKey: e.settingsKeyFor()}
 	if ec != nil {
 		in.Call = ec.in

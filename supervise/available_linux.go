@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -33,6 +34,15 @@ func probeTrace() (bool, string) {
 				return false, "gate is itself traced by process " + strings.TrimSpace(v)
 			}
 		}
+	}
+	if _, err := seccompABIs(); err != nil {
+		return false, err.Error()
+	}
+	action := uint32(unix.SECCOMP_RET_ERRNO)
+	if _, _, e := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_GET_ACTION_AVAIL, 0, uintptr(unsafe.Pointer(&action))); e != 0 {
+		// the filter that keeps every process in the tree
+		// (seccomp_linux.go) cannot be installed
+		return false, "seccomp filters are not available: " + e.Error()
 	}
 	path, err := exec.LookPath("true")
 	if err != nil {

@@ -127,7 +127,12 @@
 //
 // Linux only: Available reports false elsewhere, and where ptrace is
 // refused (kernel.yama.ptrace_scope 3, a seccomp filter, gate itself
-// traced by a debugger or strace: a process has one tracer). Only execs
+// traced by a debugger or strace: a process has one tracer) or seccomp
+// filters are not available: the helper installs one before the command
+// starts, which no process of the tree can remove, so that none can make
+// a child the tracer is not attached to (clone with CLONE_UNTRACED; clone3,
+// whose flags a filter cannot read) or type into a terminal (TIOCSTI,
+// TIOCLINUX): see seccomp_linux.go. Only execs
 // are decided: code a process loads without exec (dlopen, an interpreter
 // reading a file) runs as that process, and work handed to a process
 // outside the tree (a system service, cron, ssh to localhost, a container

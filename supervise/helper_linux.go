@@ -263,6 +263,11 @@ func (h *helper) run(opts HelperOptions) int {
 			return h.fail(exitCannotRun, "confinement: "+err.Error())
 		}
 	}
+	// no process of the tree may leave it (CLONE_UNTRACED) or type into
+	// the user's terminal (seccomp_linux.go)
+	if err := installSeccomp(); err != nil {
+		return h.fail(exitCannotRun, "supervision: "+err.Error())
+	}
 	if err := cmd.Start(); err != nil {
 		code := exitCannotRun
 		if errors.Is(err, os.ErrNotExist) {
@@ -709,7 +714,7 @@ func (h *helper) exec(tid int) {
 	p.program, p.shell = e.Program, e.ByShell && h.transparent[path.Base(e.Program)]
 	h.mu.Unlock()
 	if h.cfg.Prefilter && !e.Truncated && e.Exe != "" && !(h.cfg.AskByShell && e.ByShell) &&
-		!h.askNames[path.Base(e.Program)] {
+		!h.askNames[path.Base(e.Program)] && !h.askNames[path.Base(e.Exe)] {
 		_ = unix.PtraceCont(tid, 0)
 		h.send(encodeExec(msgAllowed, execMsg{Exec: e}))
 		return

@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -238,6 +240,48 @@ func TestExecTimeKnowsChangedCopies(t *testing.T) {
 			write("tidy.mk", []byte("all:\n\t./tidy -f victim.txt\n"), 0o644)
 			write("memfd.py", []byte("import os\nfd = os.memfd_create('tidy', 0)\nos.write(fd, open('"+rm+"', 'rb').read())\nos.execv('/proc/self/fd/%d' % fd, ['tidy', 'victim.txt'])\n"), 0o644)
 			f.stoppedAtExec(t, tc.command, tc.blocked)
+		})
+	}
+}
+
+// rt29: a #! script whose interpreter is rm runs rm with the script's path
+// and the arguments (the interpreter is decided as well as the script),
+// and a process that asks for a child the tracer is not attached to
+// (clone with CLONE_UNTRACED) does not get one. Each command is one the
+// static layer allows: the files are the project's, made before.
+func TestExecTimeCannotBeSidestepped(t *testing.T) {
+	needExecLayer(t)
+	needProgram(t, "python3")
+	clone := map[string]int{"amd64": 56, "arm64": 220}[runtime.GOARCH]
+	if clone == 0 {
+		t.Skip("SKIP: no clone number for " + runtime.GOARCH)
+	}
+	for _, tc := range []struct {
+		name, file, content, command, blocked string
+	}{
+		{"#!/bin/rm", "x", "#!/bin/rm\n", "./x victim.txt", "x"},
+		{"#!/bin/rm -f", "x", "#!/bin/rm -f\n", "./x victim.txt", "x"},
+		{"clone(CLONE_UNTRACED)", "u.py", fmt.Sprintf("import ctypes, os\nlibc = ctypes.CDLL(None, use_errno=True)\n"+
+			"pid = libc.syscall(%d, 0x00800000 | 17, 0, 0, 0, 0)\nif pid == 0:\n    os.execv('/bin/rm', ['rm', 'victim.txt'])\n"+
+			"print('clone', pid, ctypes.get_errno(), flush=True)\nif pid > 0:\n    os.waitpid(pid, 0)\n", clone), "python3 u.py; sleep 0.5", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newHarmFixture(t, "rm", "git push")
+			if err := os.WriteFile(filepath.Join(f.root, tc.file), []byte(tc.content), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if tc.blocked != "" {
+				f.stoppedAtExec(t, tc.command, tc.blocked)
+				return
+			}
+			out := f.gateExec(t, tc.command)
+			if d := out["decision"].(map[string]any)["decision"]; d != "allow" {
+				t.Fatalf("the static layer decided %v: this case tests the exec layer", out["decision"])
+			}
+			f.victimSurvives(t)
+			if res, _ := out["result"].(map[string]any); !strings.Contains(fmt.Sprint(res["stdout"]), "clone -1 1") {
+				t.Fatalf("clone was not refused with EPERM: %v", res)
+			}
 		})
 	}
 }

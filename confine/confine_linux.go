@@ -282,6 +282,20 @@ func Apply(s Spec) (Status, error) {
 		st.MountNS = true // nothing needed a mount, but it was possible
 	}
 	sort.Strings(st.ReadOnly)
+	if fi, err := os.Stat(shmDir); err == nil && fi.IsDir() {
+		// /dev/shm is writable (POSIX shared memory, Python's
+		// multiprocessing) but shared by the whole machine: a file the
+		// command leaves there is outside the root. In a mount namespace
+		// of its own the command gets an empty one.
+		if st.MountNS {
+			if err := privateShm(); err != nil {
+				return st, err
+			}
+			st.PrivateShm = true
+		} else {
+			st.Warnings = append(st.Warnings, shmDir+": shared with the whole machine and writable (no private mount namespace)")
+		}
+	}
 
 	if abi > 0 {
 		if abi < 2 {
@@ -293,6 +307,21 @@ func Apply(s Spec) (Status, error) {
 		st.Landlock = abi
 	}
 	return st, nil
+}
+
+// shmDir is where POSIX shared memory lives.
+const shmDir = "/dev/shm"
+
+// privateShm mounts an empty tmpfs on /dev/shm, for this mount namespace
+// only.
+func privateShm() error {
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return fmt.Errorf("confine: making mounts private: %w", err)
+	}
+	if err := unix.Mount("gate-shm", shmDir, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=1777"); err != nil {
+		return fmt.Errorf("confine: a private %s: %w", shmDir, err)
+	}
+	return nil
 }
 
 // mountAll makes mounts private, pins directories by binding each onto

@@ -84,6 +84,10 @@ type Status struct {
 	// Hidden lists the resolved secret paths covered by an empty mount
 	// (Apply).
 	Hidden []string `json:"hidden,omitempty"`
+	// PrivateShm says /dev/shm is a tmpfs of the command's own in its
+	// mount namespace (Apply): the machine's, shared by every process, is
+	// not written.
+	PrivateShm bool `json:"private_shm,omitempty"`
 	// Unprotected lists ReadOnly and Hidden entries that are not
 	// protected, each as "path: reason" (Apply).
 	Unprotected []string `json:"unprotected,omitempty"`

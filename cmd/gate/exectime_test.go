@@ -335,6 +335,21 @@ for p in sys.argv[1:]:
 			t.Fatalf("%s was written: %v", p, err)
 		}
 	}
+	// rt29: /dev/shm is writable (shared memory) but the machine's is
+	// not: where the command has a mount namespace, it has its own
+	if st := confine.Probe(); !st.MountNS {
+		t.Logf("SKIPPED the /dev/shm part: no private mount namespace here: %v", st.Missing)
+		return
+	}
+	shm := filepath.Join("/dev/shm", "gate-test-"+filepath.Base(filepath.Dir(filepath.Dir(f.root))))
+	t.Cleanup(func() { os.Remove(shm) })
+	out = f.gateExec(t, "python3 w.py "+shm)
+	if stdout, _ := out["result"].(map[string]any)["stdout"].(string); !strings.Contains(stdout, "wrote "+shm) {
+		t.Fatalf("shared memory does not work under confinement: %q", stdout)
+	}
+	if _, err := os.Stat(shm); !os.IsNotExist(err) {
+		t.Fatalf("%s was written in the machine's /dev/shm: %v", shm, err)
+	}
 }
 
 // gate hook claude-code --supervise rewrites an allowed Bash command to run

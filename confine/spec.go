@@ -216,8 +216,16 @@ func makePlan(s Spec, landlock bool) (*plan, error) {
 	sort.Strings(p.writable)
 	p.writable = slices.Compact(p.writable)
 
-	for _, entry := range s.ReadOnly {
+	entries := slices.Clone(s.ReadOnly)
+	nested, truncated := nestedGitEntries(root, s.ReadOnly)
+	if truncated != "" {
+		p.warnings = append(p.warnings, truncated)
+	}
+	for i, entry := range append(entries, nested...) {
 		r, err := resolvePath(root, home, entry)
+		if err != nil && i >= len(entries) {
+			continue // a nested repository's file that is not there
+		}
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				// Nothing to mount on, and nothing is created in the
@@ -284,6 +292,109 @@ func makePlan(s Spec, landlock bool) (*plan, error) {
 	sort.Strings(p.pins)
 	p.pins = slices.Compact(p.pins)
 	return p, nil
+}
+
+// Bounds of the walk for nested repositories.
+const (
+	maxNestedDirs  = 4000
+	maxNestedDepth = 6
+	maxNestedRepos = 64
+)
+
+// nestedGitEntries applies the entries under .git/ (.git/config,
+// .git/hooks/) to the git repositories inside the root as well: a nested
+// work tree's .git (a repository added to the root's, a vendored clone)
+// and the git directories of submodules under .git/modules. git runs what
+// their configuration and hooks say when it works on them, which git
+// status at the root does for submodules (core.fsmonitor in sub/.git/config
+// ran when the user later typed git status: rt29). The walk is bounded;
+// when it stops early, the second result says so and deeper repositories
+// are left to the static policy, which protects .git/ at every depth.
+func nestedGitEntries(root string, entries []string) ([]string, string) {
+	var gitEntries []string
+	for _, e := range entries {
+		e = strings.TrimSuffix(e, "/")
+		if rest, ok := strings.CutPrefix(e, ".git/"); ok && rest != "" && !filepath.IsAbs(e) {
+			gitEntries = append(gitEntries, rest)
+		}
+	}
+	if len(gitEntries) == 0 {
+		return nil, ""
+	}
+	var out []string
+	repos, visited, truncated := 0, 0, false
+	addRepo := func(gitDir string) {
+		if repos++; repos > maxNestedRepos {
+			truncated = true
+			return
+		}
+		for _, e := range gitEntries {
+			out = append(out, filepath.Join(gitDir, e))
+		}
+	}
+	// work trees: a directory holding a .git directory
+	type dir struct {
+		path  string
+		depth int
+	}
+	queue := []dir{{root, 0}}
+	for len(queue) > 0 && !truncated {
+		d := queue[0]
+		queue = queue[1:]
+		if visited++; visited > maxNestedDirs {
+			truncated = true
+			break
+		}
+		ents, err := os.ReadDir(d.path)
+		if err != nil {
+			continue
+		}
+		for _, ent := range ents {
+			if !ent.IsDir() { // symlinks are not followed
+				continue
+			}
+			child := filepath.Join(d.path, ent.Name())
+			if ent.Name() == ".git" {
+				if d.path != root {
+					addRepo(child)
+				}
+				continue
+			}
+			if d.depth+1 < maxNestedDepth {
+				queue = append(queue, dir{child, d.depth + 1})
+			}
+		}
+	}
+	// submodules' git directories: .git/modules/NAME (and their modules)
+	queue = []dir{{filepath.Join(root, ".git", "modules"), 0}}
+	for len(queue) > 0 && !truncated {
+		d := queue[0]
+		queue = queue[1:]
+		if visited++; visited > maxNestedDirs {
+			truncated = true
+			break
+		}
+		ents, err := os.ReadDir(d.path)
+		if err != nil {
+			continue
+		}
+		if _, err := os.Lstat(filepath.Join(d.path, "HEAD")); err == nil && d.depth > 0 {
+			addRepo(d.path)
+		}
+		for _, ent := range ents {
+			switch ent.Name() {
+			case "objects", "refs", "logs", "hooks", "info":
+				continue // a git directory's own parts hold no repository
+			}
+			if ent.IsDir() && d.depth+1 < maxNestedDepth {
+				queue = append(queue, dir{filepath.Join(d.path, ent.Name()), d.depth + 1})
+			}
+		}
+	}
+	if truncated {
+		return out, fmt.Sprintf("nested git repositories: the walk stopped after %d directories or %d repositories; deeper ones are left to the static policy", maxNestedDirs, maxNestedRepos)
+	}
+	return out, ""
 }
 
 // unresolvedLink returns the entry's own path when the entry itself (not a

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -34,8 +35,10 @@ func TestMakePlan(t *testing.T) {
 		pins      []string
 		unprotect string
 	}{
+		// (.git/ entries apply to the repositories inside the root too:
+		// sub/.git/hooks, not its missing config)
 		{"protected paths in the root", Spec{Root: root, ReadOnly: []string{".git/hooks/", ".git/config"}}, true,
-			[]string{root + "/.git/config", root + "/.git/hooks"}, []string{root, root + "/.git"}, ""},
+			[]string{root + "/.git/config", root + "/.git/hooks", root + "/sub/.git/hooks"}, []string{root, root + "/.git", root + "/sub", root + "/sub/.git"}, ""},
 		{"nested repository", Spec{Root: root, ReadOnly: []string{"sub/.git/hooks/"}}, true,
 			[]string{root + "/sub/.git/hooks"}, []string{root, root + "/sub", root + "/sub/.git"}, ""},
 		{"outside every writable path: Landlock alone", Spec{Root: root, ReadOnly: []string{base + "/etc/"}}, true,
@@ -79,5 +82,50 @@ func TestMakePlan(t *testing.T) {
 				t.Errorf("makePlan created .claude")
 			}
 		})
+	}
+}
+
+// TestNestedGitEntries: the entries under .git/ apply to the repositories
+// inside the root (work trees with a .git directory, submodules' git
+// directories under .git/modules), within the walk's bounds.
+func TestNestedGitEntries(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{".git/hooks", "a/.git/hooks", "b/c/.git", ".git/modules/m/hooks", ".git/modules/m/modules/n/refs", "d/e/f/g/h/i/.git", "link-target/.git"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{".git/modules/m/HEAD", ".git/modules/m/modules/n/HEAD"} {
+		if err := os.WriteFile(filepath.Join(root, f), []byte("ref: refs/heads/main\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join(root, "link-target"), filepath.Join(root, "link")); err != nil {
+		t.Fatal(err)
+	}
+	got, truncated := nestedGitEntries(root, []string{".git/hooks/", ".git/config", ".qwen/settings.json"})
+	want := []string{
+		filepath.Join(root, "a/.git/hooks"), filepath.Join(root, "a/.git/config"),
+		filepath.Join(root, "b/c/.git/hooks"), filepath.Join(root, "b/c/.git/config"),
+		filepath.Join(root, "link-target/.git/hooks"), filepath.Join(root, "link-target/.git/config"),
+		filepath.Join(root, ".git/modules/m/hooks"), filepath.Join(root, ".git/modules/m/config"),
+		filepath.Join(root, ".git/modules/m/modules/n/hooks"), filepath.Join(root, ".git/modules/m/modules/n/config"),
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	// d/e/f/g/h/i is deeper than the walk goes; link is a symlink
+	if !slices.Equal(got, want) || truncated != "" {
+		t.Errorf("got %v %q, want %v", got, truncated, want)
+	}
+	if got, _ := nestedGitEntries(root, []string{".qwen/settings.json"}); got != nil {
+		t.Errorf("no .git/ entry, got %v", got)
+	}
+	for i := range maxNestedRepos + 1 {
+		if err := os.MkdirAll(filepath.Join(root, "many", strconv.Itoa(i), ".git"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, truncated := nestedGitEntries(root, []string{".git/config"}); truncated == "" {
+		t.Errorf("more than %d repositories, and no warning", maxNestedRepos)
 	}
 }

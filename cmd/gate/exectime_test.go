@@ -352,6 +352,62 @@ for p in sys.argv[1:]:
 	}
 }
 
+// rt29: the fs layer protects the configuration and hooks of the
+// repositories inside the root too: a nested work tree (git status at the
+// root ran core.fsmonitor from sub/.git/config) and a submodule's git
+// directory under .git/modules.
+func TestFilesystemConfinementNestedRepositories(t *testing.T) {
+	needExecLayer(t)
+	needProgram(t, "python3")
+	if st := confine.Probe(); st.Landlock == 0 || !st.MountNS {
+		t.Skipf("SKIP: Landlock with a private mount namespace is not available on this machine: %v", st.Missing)
+	}
+	f := newHarmFixture(t, "rm")
+	for _, c := range [][]string{{"init", "-q", "sub"}, {"init", "-q", "--bare", ".git/modules/m"}} {
+		cmd := exec.Command("git", c...)
+		cmd.Dir = f.root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", c, err, out)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(f.root, "sub", ".git", "hooks"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// the paths are in the script, where the static layer does not look
+	targets := []string{"sub/.git/config", "sub/.git/hooks/pre-commit", ".git/modules/m/config", ".git/modules/m/hooks/post-checkout"}
+	script := `for p in ["` + strings.Join(targets, `", "`) + `", "sub/file.txt"]:
+    try:
+        open(p, "a").write("[core]\n\tfsmonitor = touch pwned\n")
+        print("wrote", p)
+    except OSError as e:
+        print("refused", p, e.strerror)
+`
+	if err := os.WriteFile(filepath.Join(f.root, "nest.py"), []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := map[string]string{}
+	for _, p := range targets {
+		b, _ := os.ReadFile(filepath.Join(f.root, p))
+		before[p] = string(b)
+	}
+	out := f.gateExec(t, "python3 nest.py")
+	if d := out["decision"].(map[string]any)["decision"]; d != "allow" {
+		t.Fatalf("the static layer decided %v: this case tests the fs layer", out["decision"])
+	}
+	stdout, _ := out["result"].(map[string]any)["stdout"].(string)
+	for _, p := range targets {
+		if !strings.Contains(stdout, "refused "+p) {
+			t.Errorf("%s not refused: %q", p, stdout)
+		}
+		if b, _ := os.ReadFile(filepath.Join(f.root, p)); string(b) != before[p] {
+			t.Errorf("%s changed", p)
+		}
+	}
+	if !strings.Contains(stdout, "wrote sub/file.txt") {
+		t.Errorf("the nested work tree itself is not writable: %q", stdout)
+	}
+}
+
 // gate hook claude-code --supervise rewrites an allowed Bash command to run
 // under gate exec: Claude Code runs the rewritten command (updatedInput),
 // gets the command's own output and exit status, and what the static

@@ -332,65 +332,66 @@ func nestedGitEntries(root string, entries []string) ([]string, string) {
 			out = append(out, filepath.Join(gitDir, e))
 		}
 	}
-	// work trees: a directory holding a .git directory
-	type dir struct {
-		path  string
-		depth int
-	}
-	queue := []dir{{root, 0}}
-	for len(queue) > 0 && !truncated {
-		d := queue[0]
-		queue = queue[1:]
-		if visited++; visited > maxNestedDirs {
-			truncated = true
-			break
+	// walk visits directories breadth first from start (symlinks are not
+	// followed), within the bounds shared by both walks; visit returns
+	// the subdirectories to go into.
+	walk := func(start string, visit func(dir string, depth int, ents []os.DirEntry) []string) {
+		type dir struct {
+			path  string
+			depth int
 		}
-		ents, err := os.ReadDir(d.path)
-		if err != nil {
-			continue
-		}
-		for _, ent := range ents {
-			if !ent.IsDir() { // symlinks are not followed
+		queue := []dir{{start, 0}}
+		for len(queue) > 0 && !truncated {
+			d := queue[0]
+			queue = queue[1:]
+			if visited++; visited > maxNestedDirs {
+				truncated = true
+				return
+			}
+			ents, err := os.ReadDir(d.path)
+			if err != nil {
 				continue
 			}
-			child := filepath.Join(d.path, ent.Name())
-			if ent.Name() == ".git" {
-				if d.path != root {
-					addRepo(child)
+			for _, c := range visit(d.path, d.depth, ents) {
+				if d.depth+1 < maxNestedDepth {
+					queue = append(queue, dir{c, d.depth + 1})
 				}
-				continue
-			}
-			if d.depth+1 < maxNestedDepth {
-				queue = append(queue, dir{child, d.depth + 1})
 			}
 		}
 	}
+	// work trees: a directory holding a .git directory
+	walk(root, func(d string, _ int, ents []os.DirEntry) []string {
+		var sub []string
+		for _, ent := range ents {
+			switch {
+			case !ent.IsDir():
+			case ent.Name() == ".git":
+				if d != root {
+					addRepo(filepath.Join(d, ".git"))
+				}
+			default:
+				sub = append(sub, filepath.Join(d, ent.Name()))
+			}
+		}
+		return sub
+	})
 	// submodules' git directories: .git/modules/NAME (and their modules)
-	queue = []dir{{filepath.Join(root, ".git", "modules"), 0}}
-	for len(queue) > 0 && !truncated {
-		d := queue[0]
-		queue = queue[1:]
-		if visited++; visited > maxNestedDirs {
-			truncated = true
-			break
+	walk(filepath.Join(root, ".git", "modules"), func(d string, depth int, ents []os.DirEntry) []string {
+		if _, err := os.Lstat(filepath.Join(d, "HEAD")); err == nil && depth > 0 {
+			addRepo(d)
 		}
-		ents, err := os.ReadDir(d.path)
-		if err != nil {
-			continue
-		}
-		if _, err := os.Lstat(filepath.Join(d.path, "HEAD")); err == nil && d.depth > 0 {
-			addRepo(d.path)
-		}
+		var sub []string
 		for _, ent := range ents {
 			switch ent.Name() {
 			case "objects", "refs", "logs", "hooks", "info":
 				continue // a git directory's own parts hold no repository
 			}
-			if ent.IsDir() && d.depth+1 < maxNestedDepth {
-				queue = append(queue, dir{filepath.Join(d.path, ent.Name()), d.depth + 1})
+			if ent.IsDir() {
+				sub = append(sub, filepath.Join(d, ent.Name()))
 			}
 		}
-	}
+		return sub
+	})
 	if truncated {
 		return out, fmt.Sprintf("nested git repositories: the walk stopped after %d directories or %d repositories; deeper ones are left to the static policy", maxNestedDirs, maxNestedRepos)
 	}

@@ -59,6 +59,10 @@ var pyModuleAttrs = map[string][]string{
 // interface (antigravity opens a browser).
 var pyModuleDenied = map[string]bool{"antigravity": true, "idlelib": true, "turtledemo": true, "test": true, "__hello__": true, "__phello__": true, "__main__": true}
 
+// pyValue marks a name imported from a module's list of attributes (from
+// os.path import join): a value, used as the code's own names are.
+const pyValue = "="
+
 // pyDunders are the double-underscore names code may read.
 var pyDunders = map[string]bool{"__version__": true, "__name__": true, "__file__": true, "__doc__": true}
 
@@ -523,7 +527,7 @@ func pyWalk(toks []pyToken, modules map[string]string, importsOnly bool, reads *
 		name := t.value
 		switch {
 		case name == "import" || name == "from" && atStart:
-			next, ok := pyImport(toks, i, modules)
+			next, ok := pyImport(toks, i, modules, importsOnly)
 			if !ok {
 				return false, false
 			}
@@ -538,6 +542,10 @@ func pyWalk(toks []pyToken, modules map[string]string, importsOnly bool, reads *
 				return false, false
 			}
 			continue
+		case name == "case" && atStart && (i+1 >= len(toks) || toks[i+1].value != "="):
+			// a match statement's case: its class patterns read attributes
+			// by keyword (case C(get_field=g)), which no . shows (rt31)
+			return false, false
 		}
 		if i > 0 && toks[i-1].kind == 'o' && toks[i-1].value == "." {
 			// An attribute of a value (a call's result, a string, a
@@ -561,6 +569,9 @@ func pyWalk(toks []pyToken, modules map[string]string, importsOnly bool, reads *
 			return false, false
 		}
 		mod, isModule := modules[name]
+		if mod == pyValue {
+			continue // a value imported from a module's list: as the code's own
+		}
 		if !isModule {
 			switch {
 			case strings.HasPrefix(name, "__"):
@@ -635,7 +646,14 @@ func allowed(list []string, attr string) bool {
 // pyImport reads an import statement starting at toks[i] (import or from)
 // and binds the names it imports; it fails on relative and star imports,
 // denied modules and names a module does not list.
-func pyImport(toks []pyToken, i int, modules map[string]string) (int, bool) {
+//
+// Imports are read once, before the rest (first): a name may be bound by
+// one import only. Python binds names in the order the code runs them, and
+// an import under if 0, in a function or after another one for the same
+// name would make a name checked against one module's list stand for
+// another module at run time (import os; if 0: import math as os; os.system
+// passed as math's: rt31).
+func pyImport(toks []pyToken, i int, modules map[string]string, first bool) (int, bool) {
 	dotted := func(j int) (string, int, bool) {
 		if j >= len(toks) || toks[j].kind != 'a' || pyAllKeywords[toks[j].value] {
 			return "", j, false
@@ -662,6 +680,12 @@ func pyImport(toks []pyToken, i int, modules map[string]string) (int, bool) {
 	}
 	bind := func(name, mod string) bool {
 		if pyAllBuiltins[name] || strings.HasPrefix(name, "_") {
+			return false
+		}
+		if !first {
+			return true
+		}
+		if _, bound := modules[name]; bound {
 			return false
 		}
 		modules[name] = mod
@@ -721,7 +745,8 @@ func pyImport(toks []pyToken, i int, modules map[string]string) (int, bool) {
 		case pyModuleAttrs[sub] != nil:
 			ok = bind(as, sub)
 		case allowed(pyModuleAttrs[mod], attr) && !strings.HasPrefix(attr, "_"):
-			ok = !pyAllBuiltins[as] && !strings.HasPrefix(as, "_")
+			// from os.path import join: a value on the module's list
+			ok = bind(as, pyValue)
 		case attr == "*":
 			ok = false
 		default:

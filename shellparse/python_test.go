@@ -70,6 +70,13 @@ func TestPythonProverRealPython(t *testing.T) {
 		{`T=1e0.__class__.__class__.__getattribute__;O=1e0.__class__.__base__.__getattribute__;w=[c for c in 1e0.__class__.__base__.__subclasses__() if c.__name__=="_wrap_close"][0];G=O(T(w,"__init__"),"__globals__");G["system"]("touch ran")`, true},
 		{`T=0x1.__class__.__class__.__getattribute__;O=0x1.__class__.__base__.__getattribute__;w=[c for c in 0x1 .__class__.__base__.__subclasses__() if c.__name__=="_wrap_close"][0];G=O(T(w,"__init__"),"__globals__");G["system"]("touch ran")`, true},
 		{`T=1_0.0j.__class__.__class__.__getattribute__;O=.5.__class__.__base__.__getattribute__;w=[c for c in 1..__class__.__base__.__subclasses__() if c.__name__=="_wrap_close"][0];G=O(T(w,"__init__"),"__globals__");G["system"]("touch ran")`, true},
+		// rt31: an import read out of order or out of scope, and a match
+		// statement's class pattern reading attributes by keyword
+		{"import os\nif 0: import math as os\nos.system('touch ran')", true},
+		{"import os\ndef f(): import math as os\nos.system('touch ran')", true},
+		{`import math, string, statistics; from string import Formatter as math; f = string.Formatter(); math.get_field(f, "0.modules[os].system", [statistics.sys], {})[0]("touch ran")`, true},
+		{`import math, statistics; from statistics import sys as math; math.modules["os"].system("touch ran")`, true},
+		{"import string, statistics\nmatch string.Formatter():\n case string.Formatter(get_field=g): g('0.modules[os].system', [statistics.sys], {})[0]('touch ran')", true},
 		{`class A: pass`, false},
 		{`breakpoint()`, false},
 		{`help("os")`, false},
@@ -155,6 +162,7 @@ func TestPythonProverRealPython(t *testing.T) {
 		{"def f(n):\n    return n * 2\nprint(f(3))", false},
 		{`print(1.5, .5, 1_000, 0x1F, 0o7, 0b10, 1e-3, 2j, 3.14e+2J, 10, 1 .real, [1, 2][0], 1if 1 else 2)`, false},
 		{`print(f"{3.14159:08.3e} {255:x} {1234567:,.2f} {7:>10}")`, false},
+		{"import re\ncase = 1\nm = re.match('a', 'a')\nprint(case, m.group(0))", true},
 		{`import fasttext; print(dir(fasttext), hasattr(fasttext, "train"))`, true},
 		{"try:\n    from moviepy.editor import VideoFileClip\n    print('moviepy is available')\nexcept ImportError:\n    print('no')", true},
 	}

@@ -659,6 +659,16 @@ type WritesSpec struct {
 	// always, wget): in a directory inside .git, or one not known
 	// statically, that is a write to an unknown place.
 	Unnamed []string `json:"unnamed,omitempty"`
+	// Tree lists options with which the program writes a tree of files
+	// and directories below its directory, under paths known only at run
+	// time (wget -r, -x: the URL's path, .git/config included): a write to
+	// an unknown place.
+	Tree []string `json:"tree,omitempty"`
+	// TreeWhen, if set, limits Tree to invocations that also give one of
+	// these options, or OPT=PATTERN for an option whose value PATTERN
+	// matches (wget's tree starts at its directory only with -nH: else
+	// under a directory named after the host).
+	TreeWhen []string `json:"tree_when,omitempty"`
 	// StaticOnly keeps only the written files known statically: the
 	// program writes data of its own format (an archive, a database, a
 	// decompressed file beside its input), and one named at run time (zip
@@ -1088,7 +1098,7 @@ func (p *ProgramSpec) expandLong(opt string) string {
 	// and the options that turn writes, links and removals on or off (cp
 	// --arc is --archive, gzip --kee is --keep)
 	if ws := p.Writes; ws != nil {
-		names = slices.Concat(names, ws.Options, ws.OptionsAlways, ws.ListOptions, ws.RenameOptions, ws.RenameUnless, ws.When, ws.Unless, ws.RelinksWhen, ws.ReplacesWhen, ws.RemovesWhen, ws.RemovesUnless, ws.SuffixOptions, ws.SkipUnless, ws.Unnamed)
+		names = slices.Concat(names, ws.Options, ws.OptionsAlways, ws.ListOptions, ws.RenameOptions, ws.RenameUnless, ws.When, ws.Unless, ws.RelinksWhen, ws.ReplacesWhen, ws.RemovesWhen, ws.RemovesUnless, ws.SuffixOptions, ws.SkipUnless, ws.Unnamed, ws.Tree, optionNamesOf(ws.TreeWhen))
 	}
 	if ic := p.InlineCode; ic != nil {
 		names = slices.Concat(names, ic.Options, ic.FileOptions, ic.StdinCommands)
@@ -1143,4 +1153,17 @@ func (p *ProgramSpec) canonicalOption(opt string) string {
 		return found
 	}
 	return opt
+}
+
+// optionNamesOf returns the option names of entries that are options or
+// OPT=PATTERN.
+func optionNamesOf(entries []string) []string {
+	var names []string
+	for _, e := range entries {
+		if isOption(e) {
+			name, _, _ := strings.Cut(e, "=")
+			names = append(names, name)
+		}
+	}
+	return names
 }

@@ -280,6 +280,17 @@ func trimWritten(ws *WritesSpec, sc *scanResult, wi wordInfo) (Word, bool) {
 // directory under names known only at run time (curl -O, wget), when that
 // directory is inside .git or not known statically.
 func unnamedWrites(seg *Segment, ws *WritesSpec, sc *scanResult) {
+	treeWhen := func(w string) bool {
+		if strings.Contains(w, "=") {
+			return sc.hasValue(w)
+		}
+		return sc.hasOption(w)
+	}
+	if slices.ContainsFunc(ws.Tree, sc.hasOption) && (len(ws.TreeWhen) == 0 || slices.ContainsFunc(ws.TreeWhen, treeWhen)) {
+		seg.WritesUnnamed = true
+		seg.Writes = append(seg.Writes, Word{Value: "the files it names at run time, in directories below its own", Dynamic: true})
+		return
+	}
 	if len(ws.Unnamed) == 0 {
 		return
 	}
@@ -328,6 +339,10 @@ func extractDir(seg *Segment, words []wordInfo, sc *scanResult) {
 			}
 		}
 	}()
+	if seg.Program == "unzip" {
+		unzipDir(seg, words)
+		return
+	}
 	for k := 1; k < len(words); k++ {
 		wd := words[k]
 		if wd.Value == "--" && !wd.Dynamic {
@@ -342,6 +357,40 @@ func extractDir(seg *Segment, words []wordInfo, sc *scanResult) {
 			case strings.HasPrefix(wd.Value, o+"=") && strings.HasPrefix(o, "--"):
 				seg.Writes = append(seg.Writes, Word{Value: strings.TrimPrefix(wd.Value, o+"="), Dynamic: wd.Dynamic})
 			}
+		}
+	}
+}
+
+// unzipDir records the directory unzip extracts into. unzip reads its
+// own options, anywhere on the line: -d takes its value attached or as
+// the next word, also at the end of a cluster of flags (-qod.git/hooks is
+// -q -o -d .git/hooks: rt31), and -P takes the rest as a password. An
+// option word known only at run time may hold a -d.
+func unzipDir(seg *Segment, words []wordInfo) {
+	for k := 1; k < len(words); k++ {
+		wd := words[k]
+		v := wd.Value
+		if len(v) < 2 || v[0] != '-' || v[1] == '-' {
+			continue
+		}
+		if wd.Dynamic {
+			seg.Writes = append(seg.Writes, Word{Value: v, Dynamic: true})
+			continue
+		}
+		for j := 1; j < len(v); j++ {
+			if v[j] == 'P' {
+				break
+			}
+			if v[j] != 'd' {
+				continue
+			}
+			switch {
+			case j+1 < len(v):
+				seg.Writes = append(seg.Writes, Word{Value: v[j+1:]})
+			case k+1 < len(words):
+				seg.Writes = append(seg.Writes, words[k+1].Word)
+			}
+			break
 		}
 	}
 }

@@ -27,6 +27,9 @@ import (
 //     read), and C libraries fall back to clone;
 //   - ioctl TIOCSTI and TIOCLINUX fail with EPERM (the request's low 32
 //     bits: the kernel ignores the others);
+//   - process_vm_writev fails with EPERM: a process of the tree could
+//     otherwise rewrite another's argv between the exec decision and the
+//     program reading it (rt30 ran git stat, decided, as git push);
 //   - system calls of an architecture the filter does not know (x32,
 //     another compat ABI) fail with ENOSYS.
 // Everything else is allowed. A filter needs no_new_privs unless the helper
@@ -36,8 +39,8 @@ import (
 // seccompABI names one system call ABI the filter reads: the audit
 // architecture seccomp reports and its numbers for the calls it checks.
 type seccompABI struct {
-	arch                 uint32
-	clone, clone3, ioctl uint32
+	arch                           uint32
+	clone, clone3, ioctl, vmWritev uint32
 }
 
 // seccompABIs are the native ABI and its 32-bit compat ABI.
@@ -45,13 +48,13 @@ func seccompABIs() ([]seccompABI, error) {
 	switch runtime.GOARCH {
 	case "amd64":
 		return []seccompABI{
-			{unix.AUDIT_ARCH_X86_64, 56, 435, 16},
-			{unix.AUDIT_ARCH_I386, 120, 435, 54},
+			{unix.AUDIT_ARCH_X86_64, 56, 435, 16, 311},
+			{unix.AUDIT_ARCH_I386, 120, 435, 54, 348},
 		}, nil
 	case "arm64":
 		return []seccompABI{
-			{unix.AUDIT_ARCH_AARCH64, 220, 435, 29},
-			{unix.AUDIT_ARCH_ARM, 120, 435, 54},
+			{unix.AUDIT_ARCH_AARCH64, 220, 435, 29, 271},
+			{unix.AUDIT_ARCH_ARM, 120, 435, 54, 377},
 		}, nil
 	}
 	return nil, fmt.Errorf("no seccomp filter for %s", runtime.GOARCH)
@@ -94,6 +97,8 @@ func seccompProgram(abis []seccompABI) ([]bpf.RawInstruction, error) {
 			bpf.RetConstant{Val: retAllow},
 			bpf.JumpIf{Cond: bpf.JumpEqual, Val: a.clone3, SkipFalse: 1},
 			bpf.RetConstant{Val: retENOSYS},
+			bpf.JumpIf{Cond: bpf.JumpEqual, Val: a.vmWritev, SkipFalse: 1},
+			bpf.RetConstant{Val: retEPERM},
 			bpf.JumpIf{Cond: bpf.JumpEqual, Val: a.ioctl, SkipFalse: 4},
 			bpf.LoadAbsolute{Off: seccompArg1, Size: 4},
 			bpf.JumpIf{Cond: bpf.JumpEqual, Val: unix.TIOCSTI, SkipTrue: 1},

@@ -58,12 +58,14 @@ func TestSeccompProgram(t *testing.T) {
 			{"clone CLONE_UNTRACED", a.clone, unix.CLONE_UNTRACED | sigchld, 0, retEPERM},
 			{"clone CLONE_UNTRACED|CLONE_VM", a.clone, unix.CLONE_UNTRACED | unix.CLONE_VM | sigchld, 0, retEPERM},
 			{"clone3", a.clone3, 0, 0, retENOSYS},
+			{"process_vm_writev", a.vmWritev, 0, 0, retEPERM},
 			{"ioctl TIOCSTI", a.ioctl, 0, unix.TIOCSTI, retEPERM},
 			{"ioctl TIOCSTI, high bits set", a.ioctl, 0, 1<<32 | unix.TIOCSTI, retEPERM},
 			{"ioctl TIOCLINUX", a.ioctl, 0, unix.TIOCLINUX, retEPERM},
 			{"ioctl TIOCGWINSZ", a.ioctl, 0, unix.TIOCGWINSZ, retAllow},
 			{"another call with TIOCSTI as its argument", a.ioctl + 1, 0, unix.TIOCSTI, retAllow},
 			{"another call with CLONE_UNTRACED as its argument", a.clone + 1, unix.CLONE_UNTRACED, 0, retAllow},
+			{"process_vm_readv", a.vmWritev - 1, 0, 0, retAllow},
 		} {
 			got, err := vm.Run(data(a.arch, tc.nr, tc.arg0, tc.arg1))
 			if err != nil || uint32(got) != tc.want {
@@ -120,9 +122,10 @@ if pid > 0:
 		t.Errorf("stdout %q, want %q (stderr %q)", out.stdout, want, out.stderr)
 	}
 
-	clone3 := fmt.Sprintf(`import ctypes
+	clone3 := fmt.Sprintf(`import ctypes, os
 libc = ctypes.CDLL(None, use_errno=True)
-print("clone3", libc.syscall(%d, 0, 0), ctypes.get_errno())`, abis[0].clone3)
+print("clone3", libc.syscall(%d, 0, 0), ctypes.get_errno())
+print("process_vm_writev", libc.syscall(%d, os.getpid(), 0, 0, 0, 0, 0), ctypes.get_errno())`, abis[0].clone3, abis[0].vmWritev)
 	tiocsti := fmt.Sprintf(`import fcntl, os
 try:
     fcntl.ioctl(0, %d, b"x")
@@ -130,7 +133,7 @@ try:
 except OSError as e:
     print("tiocsti", e.errno)`, unix.TIOCSTI)
 	out = run(t, dir, "python3 -c '"+clone3+"' && python3 -c '"+tiocsti+"' < /dev/null", denying().decide)
-	for _, want := range []string{fmt.Sprintf("clone3 -1 %d", unix.ENOSYS), fmt.Sprintf("tiocsti %d", unix.EPERM)} {
+	for _, want := range []string{fmt.Sprintf("clone3 -1 %d", unix.ENOSYS), fmt.Sprintf("tiocsti %d", unix.EPERM), fmt.Sprintf("process_vm_writev -1 %d", unix.EPERM)} {
 		if !strings.Contains(out.stdout, want) {
 			t.Errorf("stdout %q, want %q (stderr %q)", out.stdout, want, out.stderr)
 		}

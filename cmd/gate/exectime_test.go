@@ -261,6 +261,9 @@ func TestExecTimeCannotBeSidestepped(t *testing.T) {
 	}{
 		{"#!/bin/rm", "x", "#!/bin/rm\n", "./x victim.txt", "x"},
 		{"#!/bin/rm -f", "x", "#!/bin/rm -f\n", "./x victim.txt", "x"},
+		// rt30: the loader under another name loads rm (a script of the
+		// project's runs it: the static layer does not read into it)
+		{"a copy of ld.so", "myld", "", "bash run.sh", "rm"},
 		{"clone(CLONE_UNTRACED)", "u.py", fmt.Sprintf("import ctypes, os\nlibc = ctypes.CDLL(None, use_errno=True)\n"+
 			"pid = libc.syscall(%d, 0x00800000 | 17, 0, 0, 0, 0)\nif pid == 0:\n    os.execv('/bin/rm', ['rm', 'victim.txt'])\n"+
 			"print('clone', pid, ctypes.get_errno(), flush=True)\nif pid > 0:\n    os.waitpid(pid, 0)\n", clone), "python3 u.py; sleep 0.5", ""},
@@ -269,6 +272,24 @@ func TestExecTimeCannotBeSidestepped(t *testing.T) {
 			f := newHarmFixture(t, "rm", "git push")
 			if err := os.WriteFile(filepath.Join(f.root, tc.file), []byte(tc.content), 0o755); err != nil {
 				t.Fatal(err)
+			}
+			if tc.file == "myld" {
+				// the machine's loader, copied under another name
+				loaders, _ := filepath.Glob("/lib64/ld-linux*.so*")
+				more, _ := filepath.Glob("/lib/*/ld-linux*.so*")
+				if loaders = append(loaders, more...); len(loaders) == 0 {
+					t.Skip("SKIP: no glibc loader on this machine")
+				}
+				bs, err := os.ReadFile(loaders[0])
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(f.root, "myld"), bs, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(f.root, "run.sh"), []byte("./myld /usr/bin/rm victim.txt\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
 			}
 			if tc.blocked != "" {
 				f.stoppedAtExec(t, tc.command, tc.blocked)

@@ -1,6 +1,8 @@
 package shellparse
 
 import (
+	"os"
+	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -45,5 +47,46 @@ func TestReadOptions(t *testing.T) {
 		if ok != tc.ok || ok && (first != tc.first || !slices.Equal(opts, tc.opts)) {
 			t.Errorf("ReadOptions(%q) = %v, %d, %v; want %v, %d, %v", tc.argv, opts, first, ok, tc.opts, tc.first, tc.ok)
 		}
+	}
+}
+
+// TestGitAutocorrectMatchesGit asks the real git which command it would
+// run for a misspelled one (help.autocorrect=0 prints the closest without
+// running it; git runs one only when it names exactly one): gate must read
+// the word as that command.
+func TestGitAutocorrectMatchesGit(t *testing.T) {
+	gitPath, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("SKIPPED: git is not installed")
+	}
+	c, err := defaultCatalogue()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := c.Programs["git"].Git
+	home := t.TempDir()
+	for _, word := range []string{"psuh", "pish", "stauts", "brnach", "comit", "chekout", "fetc", "pul", "rebsae", "satsh", "st", "co", "pu", "lgo", "shwo", "dif", "mrege", "tga", "frobnicate", "x"} {
+		cmd := exec.Command(gitPath, "-c", "help.autocorrect=0", word)
+		cmd.Dir = home
+		cmd.Env = append(os.Environ(), "HOME="+home, "GIT_CONFIG_NOSYSTEM=1", "LC_ALL=C")
+		out, _ := cmd.CombinedOutput()
+		var want []string
+		if _, after, ok := strings.Cut(string(out), "The most similar command is\n\t"); ok {
+			want = append(want, strings.TrimSpace(strings.Split(after, "\n")[0]))
+		}
+		seg := &Segment{Path: []string{"git", word, "origin"}}
+		gitAutocorrect(seg, g)
+		var got []string
+		for _, p := range seg.AltPaths {
+			got = append(got, p[1])
+		}
+		for _, w := range want {
+			if !slices.Contains(got, w) {
+				t.Errorf("git %s: git suggests %v, gate reads %v", word, want, got)
+			}
+		}
+	}
+	if d := levenshtein("psuh", "push", 0, 2, 1, 3); d != 0 {
+		t.Errorf("levenshtein(psuh, push) = %d, want 0 (a swap costs nothing)", d)
 	}
 }

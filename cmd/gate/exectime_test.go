@@ -205,6 +205,34 @@ func TestExecTimeStopsWhatStaticMisses(t *testing.T) {
 	})
 }
 
+// rt30: with help.autocorrect set (here by GIT_CONFIG_COUNT, in a script
+// of the project's), git runs push for psuh in the same process: the exec
+// layer reads the misspelled command as git would correct it.
+func TestExecTimeGitAutocorrect(t *testing.T) {
+	needExecLayer(t)
+	f := newHarmFixture(t, "rm", "git push")
+	// a remote inside the root, which the fs layer lets the push write
+	inner := filepath.Join(f.root, "inner.git")
+	if out, err := exec.Command("git", "init", "-q", "--bare", inner).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	script := "export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=help.autocorrect GIT_CONFIG_VALUE_0=immediate\ngit psuh -q ./inner.git HEAD:refs/heads/pwn\n"
+	if err := os.WriteFile(filepath.Join(f.root, "ac.sh"), []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := f.gateExec(t, "bash ac.sh")
+	if d := out["decision"].(map[string]any)["decision"]; d != "allow" {
+		t.Fatalf("the static layer decided %v: this case tests the exec layer", out["decision"])
+	}
+	cmd := exec.Command("git", "--git-dir", inner, "rev-parse", "--verify", "-q", "refs/heads/pwn")
+	if err := cmd.Run(); err == nil {
+		t.Fatalf("origin has refs/heads/pwn; result %v", out["result"])
+	}
+	if got := blockedPrograms(out); len(got) == 0 {
+		t.Fatalf("nothing blocked; result %v", out["result"])
+	}
+}
+
 // A copy of an excluded program changed so that its content differs (bytes
 // appended) is still that program (its build ID), and one run from memory
 // (memfd, whose path names no file) is read where the kernel loaded it.

@@ -6,14 +6,14 @@ import (
 	"testing"
 )
 
-// TestSixteenthRoundRealBash: what rt31 found the static layer let
+// TestSeventeenthRoundRealBash: what rt31 found the static layer let
 // through, each run for real:
 //   - unzip reads -d at the end of a cluster of flags, its value attached
 //     (-qod.git/hooks) or the next word;
 //   - zip -O (--output-file, abbreviated --out=) writes the archive there;
 //   - wget -r / -x with -nH saves the URL's path below its directory:
 //     http://host/.git/hooks/pre-commit is .git/hooks/pre-commit.
-func TestSixteenthRoundRealBash(t *testing.T) {
+func TestSeventeenthRoundRealBash(t *testing.T) {
 	hook := "#!/bin/sh\nexit 0\n"
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/.git/hooks/pre-commit" {

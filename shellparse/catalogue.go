@@ -537,6 +537,10 @@ type GitSpec struct {
 	// CommonCommands are those git help lists: a misspelling that starts
 	// one of them is corrected to it first.
 	CommonCommands []string `json:"common_commands,omitempty"`
+	// Externals are commands other packages install as git-NAME programs
+	// (git gui, git p4, git-extras' git cp): git runs them, it corrects
+	// nothing.
+	Externals []string `json:"externals,omitempty"`
 	// SubcommandValues are options of a subcommand that take the next word
 	// as their value (commit -m MSG): a word only known at run time there
 	// is that value, not an option.
@@ -1188,7 +1192,7 @@ func gitAutocorrect(seg *Segment, g *GitSpec) {
 		return
 	}
 	for _, p := range append([][]string{seg.Path}, seg.AltPaths...) {
-		if len(p) < 2 || p[1] == "" || slices.Contains(g.Commands, p[1]) ||
+		if len(p) < 2 || p[1] == "" || slices.Contains(g.Commands, p[1]) || slices.Contains(g.Externals, p[1]) ||
 			slices.ContainsFunc(g.CommonCommands, func(c string) bool { return strings.HasPrefix(c, p[1]) }) {
 			continue
 		}

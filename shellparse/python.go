@@ -166,6 +166,12 @@ func pythonCheck(code string) pyResult {
 	if len(code) > maxPythonCode {
 		return pyResult{}
 	}
+	// Python ends a line at a carriage return of its own too: #<CR>CODE
+	// is a comment and a statement (rt32), which a reader of lines ending
+	// at \n sees as one comment. Code with one is not read.
+	if strings.ContainsRune(code, '\r') {
+		return pyResult{}
+	}
 	toks, ok := pyTokens(code, 0)
 	if !ok {
 		return pyResult{}

@@ -77,6 +77,9 @@ func TestPythonProverRealPython(t *testing.T) {
 		{`import math, string, statistics; from string import Formatter as math; f = string.Formatter(); math.get_field(f, "0.modules[os].system", [statistics.sys], {})[0]("touch ran")`, true},
 		{`import math, statistics; from statistics import sys as math; math.modules["os"].system("touch ran")`, true},
 		{"import string, statistics\nmatch string.Formatter():\n case string.Formatter(get_field=g): g('0.modules[os].system', [statistics.sys], {})[0]('touch ran')", true},
+		// rt32: a carriage return alone ends a line for Python
+		{"#\r__import__('os').system('touch ran')", true},
+		{"import os #\ros.system('touch ran')", true},
 		{`class A: pass`, false},
 		{`breakpoint()`, false},
 		{`help("os")`, false},

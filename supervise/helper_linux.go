@@ -734,7 +734,7 @@ func (h *helper) readExec(pid int) Exec {
 	e := Exec{Exe: exe, Cwd: cwd, Argv: parseCmdline(raw), Truncated: truncated}
 	if s := scriptOf(e.Argv, func(name string) []byte { return head(dir, name) }); s != "" {
 		e.Script = resolve(cwd, s)
-	} else if isLoader(exe) || isLoaderCopy(dir+"/exe") {
+	} else if isLoader(exe) || isLoaderFile(dir+"/exe") {
 		l := loadedProgram(e.Argv)
 		if strings.Contains(l, "/") {
 			l = resolve(cwd, l)

@@ -1392,7 +1392,12 @@ func (w *walker) git(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scan
 			w.scriptWord(Word{Value: cmd}, seg, "git "+sub.Value+" ext::", c, false)
 		}
 	}
-	if alias, ok := aliases[strings.ToLower(sub.Value)]; ok {
+	alias, ok := aliases[strings.ToLower(sub.Value)]
+	if !ok {
+		// not an alias of -c: maybe a misspelling git corrects
+		gitAutocorrect(seg, gs)
+	}
+	if ok {
 		seg.Wrapper = true
 		seg.Transparent = true
 		switch {

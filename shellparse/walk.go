@@ -1202,7 +1202,6 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 	case spec.Shell != nil:
 		w.shell(seg, words, spec, c, stdinLit)
 	case spec.Git != nil:
-		gitAutocorrect(seg, spec.Git)
 		w.git(seg, words, spec, sc, c)
 	}
 	if spec.InlineCode != nil {

@@ -408,7 +408,7 @@ func pyString(code string, i int, fstring, raw bool, depth int) (int, []pyToken,
 // (nested fields in it are code; its other characters are refused unless
 // they are inert), so the field's text up to '}' is checked as a whole.
 func pyField(code string, i int, q byte, triple bool) (int, bool) {
-	nesting := 0
+	nesting, spec := 0, false
 	for j := i; j < len(code); j++ {
 		c := code[j]
 		switch {
@@ -417,6 +417,13 @@ func pyField(code string, i int, q byte, triple bool) (int, bool) {
 			return 0, false
 		case c == q:
 			return 0, false // a nested string of the same quote: not read here
+		case (c == '\'' || c == '"') && spec:
+			// In a format spec a quote is text (f"{x:'<5}" fills with
+			// '): read as a string it would run past the f-string's end
+			// and hide the code after it (rt33). Not read here.
+			return 0, false
+		case c == ':' && nesting == 0:
+			spec = true
 		case c == '\'' || c == '"':
 			end, _, ok := pyString(code, j, false, false, 0)
 			if !ok {

@@ -80,6 +80,10 @@ func TestPythonProverRealPython(t *testing.T) {
 		// rt32: a carriage return alone ends a line for Python
 		{"#\r__import__('os').system('touch ran')", true},
 		{"import os #\ros.system('touch ran')", true},
+		// rt33: a quote in a format spec is text, not a string
+		{`x=1;print(f"{x:'<5}");import os;os.system('touch ran');y='}"#'`, true},
+		{`x=1;print(f'{x:"<5}');import subprocess;subprocess.run(['touch','ran']);y="}'#"`, true},
+		{`x=1;print(f"{x!r:'<5}");import os;os.system('touch ran');y='}"#'`, true},
 		{`class A: pass`, false},
 		{`breakpoint()`, false},
 		{`help("os")`, false},

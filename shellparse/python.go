@@ -422,6 +422,12 @@ func pyField(code string, i int, q byte, triple bool) (int, bool) {
 			// '): read as a string it would run past the f-string's end
 			// and hide the code after it (rt33). Not read here.
 			return 0, false
+		case spec && (c == '(' || c == ')' || c == '[' || c == ']' || c == '{' && j+1 < len(code) && code[j+1] == '{'):
+			// In a format spec brackets are text and every { starts a
+			// nested field ({{ is no escape there): f"{1:){2}{{CODE}}}"
+			// ran CODE, which one bracket count for the whole field read
+			// as text (rt34). Not read here.
+			return 0, false
 		case c == ':' && nesting == 0:
 			spec = true
 		case c == '\'' || c == '"':

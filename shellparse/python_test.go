@@ -84,6 +84,10 @@ func TestPythonProverRealPython(t *testing.T) {
 		{`x=1;print(f"{x:'<5}");import os;os.system('touch ran');y='}"#'`, true},
 		{`x=1;print(f'{x:"<5}');import subprocess;subprocess.run(['touch','ran']);y="}'#"`, true},
 		{`x=1;print(f"{x!r:'<5}");import os;os.system('touch ran');y='}"#'`, true},
+		// rt34: brackets in a format spec are text, {{ two nested fields
+		{`print(f"{1:){2}{{__import__('os').system('touch ran')}}}")`, true},
+		{`print(f"{1:]{2}{{__import__('os').system('touch ran')}}}")`, true},
+		{`print(f"{1!r:){2}{{__import__('os').system('touch ran')}}}")`, true},
 		{`class A: pass`, false},
 		{`breakpoint()`, false},
 		{`help("os")`, false},

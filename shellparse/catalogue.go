@@ -541,6 +541,9 @@ type GitSpec struct {
 	// (git gui, git p4, git-extras' git cp): git runs them, it corrects
 	// nothing.
 	Externals []string `json:"externals,omitempty"`
+	// known is Commands and Externals as a set, made by Validate (nil for
+	// a spec made at run time).
+	known map[string]bool
 	// SubcommandValues are options of a subcommand that take the next word
 	// as their value (commit -m MSG): a word only known at run time there
 	// is that value, not an option.
@@ -826,6 +829,7 @@ func (c *Catalogue) Validate() error {
 			f.whens = f.compiledWhens()
 		}
 		if p.Git != nil {
+			p.Git.known = setOf(slices.Concat(p.Git.Commands, p.Git.Externals))
 			for sub, ws := range p.Git.SubcommandWrites {
 				if ws == nil {
 					return fmt.Errorf("catalogue: program %q: subcommand_writes %q has no description", name, sub)
@@ -1177,70 +1181,4 @@ func optionNamesOf(entries []string) []string {
 		}
 	}
 	return names
-}
-
-// gitAutocorrect adds, for a git subcommand that is none of git's
-// commands, a reading of the path as the command git's help.autocorrect
-// runs instead (help.c): none when the word starts a common command (git
-// counts those matches, and runs a correction only when it has one
-// candidate in all); else the one command closest by levenshtein(word,
-// command, 0, 2, 1, 3) + 1, when that is below 7 and no other command is as
-// close. An alias or a command of another git version may tie: every
-// closest one is read.
-func gitAutocorrect(seg *Segment, g *GitSpec) {
-	if len(g.Commands) == 0 {
-		return
-	}
-	for _, p := range append([][]string{seg.Path}, seg.AltPaths...) {
-		if len(p) < 2 || p[1] == "" || slices.Contains(g.Commands, p[1]) || slices.Contains(g.Externals, p[1]) ||
-			slices.ContainsFunc(g.CommonCommands, func(c string) bool { return strings.HasPrefix(c, p[1]) }) {
-			continue
-		}
-		best, score := []string(nil), 7
-		for _, c := range g.Commands {
-			sc := levenshtein(p[1], c, 0, 2, 1, 3) + 1
-			switch {
-			case sc < score:
-				best, score = []string{c}, sc
-			case sc == score:
-				best = append(best, c)
-			}
-		}
-		for _, c := range best {
-			alt := append([]string{}, p...)
-			alt[1] = c
-			seg.AltPaths = append(seg.AltPaths, alt)
-		}
-	}
-}
-
-// levenshtein is git's (levenshtein.c): the cost of turning a into b with
-// w a swap of two neighbours, s a substitution, i an insertion, d a
-// deletion.
-func levenshtein(a, b string, w, s, i, d int) int {
-	row0, row1, row2 := make([]int, len(b)+1), make([]int, len(b)+1), make([]int, len(b)+1)
-	for j := range row1 {
-		row1[j] = j * i
-	}
-	for x := 0; x < len(a); x++ {
-		row2[0] = (x + 1) * d
-		for y := 0; y < len(b); y++ {
-			sub := 0
-			if a[x] != b[y] {
-				sub = s
-			}
-			row2[y+1] = row1[y] + sub
-			if x > 0 && y > 0 && a[x-1] == b[y] && a[x] == b[y-1] && row2[y+1] > row0[y-1]+w {
-				row2[y+1] = row0[y-1] + w
-			}
-			if row2[y+1] > row1[y+1]+d {
-				row2[y+1] = row1[y+1] + d
-			}
-			if row2[y+1] > row2[y]+i {
-				row2[y+1] = row2[y] + i
-			}
-		}
-		row0, row1, row2 = row1, row2, row0
-	}
-	return row1[len(b)]
 }

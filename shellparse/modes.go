@@ -280,12 +280,7 @@ func trimWritten(ws *WritesSpec, sc *scanResult, wi wordInfo) (Word, bool) {
 // directory under names known only at run time (curl -O, wget), when that
 // directory is inside .git or not known statically.
 func unnamedWrites(seg *Segment, ws *WritesSpec, sc *scanResult) {
-	treeWhen := func(w string) bool {
-		if strings.Contains(w, "=") {
-			return sc.hasValue(w)
-		}
-		return sc.hasOption(w)
-	}
+	treeWhen := func(w string) bool { return sc.given(readWhen(w)) }
 	if slices.ContainsFunc(ws.Tree, sc.hasOption) && (len(ws.TreeWhen) == 0 || slices.ContainsFunc(ws.TreeWhen, treeWhen)) {
 		seg.WritesUnnamed = true
 		seg.Writes = append(seg.Writes, Word{Value: "the files it names at run time, in directories below its own", Dynamic: true})

@@ -1752,6 +1752,15 @@ func (s *scanResult) hasValue(spec string) bool {
 	return s.hasValueOf(opt, pattern)
 }
 
+// given reports whether an option entry is given: OPT=PATTERN with a value
+// PATTERN matches, or the option itself.
+func (s *scanResult) given(w whenSpec) bool {
+	if w.optValue {
+		return s.hasValueOf(w.opt, w.pattern)
+	}
+	return s.hasOption(w.text)
+}
+
 // hasValueOf is hasValue of OPT=PATTERN, read.
 func (s *scanResult) hasValueOf(opt, pattern string) bool {
 	for _, v := range s.values[opt] {

@@ -370,6 +370,36 @@ func (w *walker) test(e syntax.TestExpr, c *ctx, seg *Segment) {
 	}
 }
 
+// declState is what a declaration builtin's options say about the names
+// that follow them.
+type declState struct {
+	integer, nameref, prints bool
+}
+
+// option reads one option word (-i, -n, -p…) of a declaration builtin.
+func (st *declState) option(v string) {
+	if !strings.HasPrefix(v, "-") {
+		return
+	}
+	if strings.Contains(v, "i") {
+		st.integer = true
+	}
+	if strings.Contains(v, "n") {
+		st.nameref = true
+	}
+	// declare -p NAME, -f/-F NAME print what they name
+	if strings.ContainsAny(v, "pfF") {
+		st.prints = true
+	}
+}
+
+// declBuiltins are the builtins that take NAME=VALUE words of their own:
+// the parser reads them as a DeclClause when their name is a plain word,
+// and as a call when it is quoted, escaped or follows builtin/command
+// ('declare' -i x='a[$(cmd)]', \export BASH_ENV=f, command declare …),
+// which bash runs alike.
+var declBuiltins = []string{"declare", "typeset", "local", "export", "readonly"}
+
 // decl walks declare, local, export, readonly and typeset.
 func (w *walker) decl(d *syntax.DeclClause, c *ctx) {
 	seg := w.newSegment(c, KindCommand)
@@ -378,7 +408,7 @@ func (w *walker) decl(d *syntax.DeclClause, c *ctx) {
 	seg.Argv = []string{variant}
 	seg.Path = []string{variant}
 	seg.PathComplete = true
-	integer, nameref, prints := false, false, false
+	var st declState
 	for _, a := range d.Args {
 		seg.Argv = append(seg.Argv, w.raw(a))
 		if a.Naked && a.Name == nil {
@@ -389,58 +419,33 @@ func (w *walker) decl(d *syntax.DeclClause, c *ctx) {
 				w.wordParts(a.Value.Parts, c, fixed(seg))
 			} else if strings.HasPrefix(v.Value, "-") || strings.HasPrefix(v.Value, "+") {
 				seg.Options = append(seg.Options, v.Value)
-				if strings.HasPrefix(v.Value, "-") && strings.Contains(v.Value, "i") {
-					integer = true
-				}
-				if strings.HasPrefix(v.Value, "-") && strings.Contains(v.Value, "n") {
-					nameref = true
-				}
-				// declare -p NAME, -f/-F NAME print what they name
-				if strings.HasPrefix(v.Value, "-") && strings.ContainsAny(v.Value, "pfF") {
-					prints = true
-				}
+				st.option(v.Value)
 			} else {
-				name, value, hasValue := strings.Cut(v.Value, "=")
-				w.varName(Word{Value: name}, seg, variant)
-				if hasValue {
-					w.compoundText(Word{Value: value}, seg, variant, c)
-				}
-				if nameref && hasValue {
-					w.ref(name, Word{Value: value})
-				}
-				if integer && hasValue {
-					w.arithText(Word{Value: value}, fixed(seg), name)
-				}
-				if integer {
-					w.integer(name)
-					// every later assignment to an integer variable is
-					// evaluated as arithmetic
-					w.arith = append(w.arith, arithUse{name: strings.TrimSuffix(strings.SplitN(name, "[", 2)[0], "+"), owner: fixed(seg), code: FindArithInjection})
-				}
+				w.declWord(seg, variant, v.Value, &st, c)
 			}
 			continue
 		}
 		if a.Naked {
 			if a.Name != nil {
-				w.varNameUse(Word{Value: a.Name.Value}, seg, variant, !prints || variant == "export" || variant == "readonly" || variant == "local")
-				if integer {
+				w.varNameUse(Word{Value: a.Name.Value}, seg, variant, !st.prints || variant == "export" || variant == "readonly" || variant == "local")
+				if st.integer {
 					w.integer(a.Name.Value)
 					w.arith = append(w.arith, arithUse{name: a.Name.Value, owner: fixed(seg), code: FindArithInjection})
 				}
-				if nameref {
+				if st.nameref {
 					w.namerefs[a.Name.Value] = true
 				}
 			}
 			continue
 		}
-		if integer && a.Name != nil {
+		if st.integer && a.Name != nil {
 			w.integer(a.Name.Value) // before assign: the value is arithmetic
 		}
 		w.assign(a, seg, c, fixed(seg))
 		if a.Name != nil && a.Value != nil && a.Array == nil {
 			w.compoundText(w.literal(a.Value), seg, variant, c)
 		}
-		if nameref && a.Value != nil {
+		if st.nameref && a.Value != nil {
 			// declare -n r=VALUE: VALUE names the variable r refers to,
 			// and a subscript in it is evaluated whenever r is used.
 			w.varName(w.literal(a.Value), seg, variant+" -n")
@@ -448,8 +453,55 @@ func (w *walker) decl(d *syntax.DeclClause, c *ctx) {
 				w.ref(a.Name.Value, w.literal(a.Value))
 			}
 		}
-		if integer && a.Name != nil {
+		if st.integer && a.Name != nil {
 			w.arith = append(w.arith, arithUse{name: a.Name.Value, owner: fixed(seg), code: FindArithInjection})
+		}
+	}
+}
+
+// declWord reads one NAME or NAME=VALUE word of a declaration builtin as
+// the builtin reads it: the name may hold a subscript bash evaluates, the
+// value may be a compound assignment, a nameref's target or arithmetic.
+func (w *walker) declWord(seg *Segment, variant, word string, st *declState, c *ctx) {
+	name, value, hasValue := strings.Cut(word, "=")
+	w.varName(Word{Value: name}, seg, variant)
+	if hasValue {
+		w.compoundText(Word{Value: value}, seg, variant, c)
+	}
+	if st.nameref && hasValue {
+		// VALUE names the variable NAME refers to, and a subscript in
+		// it is evaluated whenever NAME is used
+		w.varName(Word{Value: value}, seg, variant+" -n")
+		w.ref(name, Word{Value: value})
+	} else if st.nameref && isName(name) {
+		w.namerefs[name] = true
+	}
+	if hasValue && (st.integer || w.isInteger(strings.TrimSuffix(strings.SplitN(name, "[", 2)[0], "+"))) {
+		// declare -i x=V, readonly RANDOM=V: V is arithmetic
+		w.arithText(Word{Value: value}, fixed(seg), name)
+	}
+	if st.integer {
+		w.integer(name)
+		// every later assignment to an integer variable is
+		// evaluated as arithmetic
+		w.arith = append(w.arith, arithUse{name: strings.TrimSuffix(strings.SplitN(name, "[", 2)[0], "+"), owner: fixed(seg), code: FindArithInjection})
+	}
+}
+
+// declCall reads the words of a declaration builtin run as a call (its
+// name quoted, escaped, or after builtin/command) as decl reads a
+// DeclClause's: after expansion each word is an option, a NAME or a
+// NAME=VALUE the builtin parses itself.
+func (w *walker) declCall(seg *Segment, words []wordInfo, c *ctx) {
+	var st declState
+	for _, v := range words[1:] {
+		switch {
+		case v.Dynamic:
+			seg.addFinding(FindArithInjection, seg.Program+" with a dynamic argument "+clip(v.Value)+" may evaluate a subscript that runs commands or set a variable that does")
+		case strings.HasPrefix(v.Value, "-") || strings.HasPrefix(v.Value, "+"):
+			st.option(v.Value)
+		default:
+			w.declWord(seg, seg.Program, v.Value, &st, c)
 		}
 	}
 }
@@ -991,6 +1043,9 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 		if f, ok := w.writtenEnding([]string{""}); ok {
 			seg.addFinding(FindScriptFile, "runs "+seg.ProgramPath+", which may load "+f+", a file this command writes first")
 		}
+	}
+	if seg.ProgramPath == "" && !seg.FunctionCall && slices.Contains(declBuiltins, seg.Program) {
+		w.declCall(seg, words, c)
 	}
 	w.recordContent(seg, words, stdinLit)
 	if !w.p.exec && seg.Program != "" {

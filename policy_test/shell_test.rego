@@ -181,7 +181,7 @@ test_unknown_program_naming_an_excluded_command if {
 	})
 	_deny(lib.shell("sshpass -p x ssh h rm v", [s]), _exclude(["rm"])) == {{
 		"code": "command_unprovable",
-		"message": "Command 'sshpass -p x ssh h rm v' cannot be checked: gate does not know what sshpass runs, and its arguments name run_shell_command(rm), which is blocked by configuration",
+		"message": "Command 'sshpass -p x ssh h rm v' cannot be checked: gate does not know what sshpass runs, and its arguments or input name run_shell_command(rm), which is blocked by configuration",
 		"segment": 0,
 		"entry": "run_shell_command(rm)",
 		"finding": "unknown_wrapper",

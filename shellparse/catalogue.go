@@ -577,6 +577,11 @@ type GitSpec struct {
 	// SubcommandScripts maps subcommands to their options whose value is a
 	// shell command (rebase: --exec).
 	SubcommandScripts map[string][]string `json:"subcommand_scripts,omitempty"`
+	// SubcommandScriptArgs gives, for "SUBCOMMAND OPTION" of
+	// SubcommandScripts, how many words git passes the command at run
+	// time (grep -O PAGER gets the files found, difftool -x CMD two
+	// files): the command is read with words only known at run time.
+	SubcommandScriptArgs map[string]int `json:"subcommand_script_args,omitempty"`
 	// SubcommandWrites maps subcommands to the files and directories they
 	// write (clone's directory, format-patch -o, archive --output): with
 	// git -C DIR, relative to DIR.

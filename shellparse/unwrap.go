@@ -1515,6 +1515,11 @@ func (w *walker) git(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scan
 		subScan := scan(append([]wordInfo{sub}, rest...), &ProgramSpec{OptionsWithValue: scripts})
 		for _, o := range scripts {
 			for _, v := range subScan.values[o] {
+				if n := gs.SubcommandScriptArgs[sub.Value+" "+o]; n > 0 && !v.Dynamic {
+					// git grep -Ogit -- push runs git push: the words git
+					// appends are only known at run time
+					v.Value += strings.Repeat(` "$(exit)"`, min(n, 8))
+				}
 				w.scriptWord(v, seg, "git "+sub.Value+" "+o, c, false)
 			}
 		}

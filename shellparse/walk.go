@@ -2876,6 +2876,12 @@ func (w *walker) maybeRuns(seg *Segment, words []wordInfo, stdin ...string) {
 			add(cw)
 		}
 	}
+	if len(stdin) == 1 && stdin[0] != unknownStdin {
+		// xyzzy <<< 'rm v': a program gate does not know may read the
+		// commands it runs from its input (groff -U, ip -batch -, a
+		// shell under another name)
+		lines(stdin[0])
+	}
 	operands := 0 // the operands read so far
 	for i := start; i < len(words); i++ {
 		wd := words[i]

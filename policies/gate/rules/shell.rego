@@ -118,7 +118,7 @@ deny contains _uncertain(seg, entry.entry) if {
 deny contains {
 	"code": "command_unprovable",
 	"message": sprintf(
-		"Command '%s' cannot be checked: gate does not know what %s runs, and its arguments name %s, which is blocked by configuration",
+		"Command '%s' cannot be checked: gate does not know what %s runs, and its arguments or input name %s, which is blocked by configuration",
 		[concat(" ", seg.argv), seg.program, entry.entry],
 	),
 	"segment": seg.id,

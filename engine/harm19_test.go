@@ -1,0 +1,36 @@
+package engine
+
+import "testing"
+
+// TestTwentiethRoundRealBash: more of what rt35 found, each run for real:
+//   - sudo -k (--reset-timestamp) with a command runs it;
+//   - rzsh and the KornShell's other names are shells;
+//   - fakeroot and sg given no command start a shell that reads stdin;
+//   - ninja -f /dev/stdin, groff -U's .sy requests;
+//   - a program named by an option gets the files searched as its
+//     arguments (rg --pre=PROG, git grep -OPROG);
+//   - a program gate does not know may read commands from its input.
+func TestTwentiethRoundRealBash(t *testing.T) {
+	runHarm(t, []harmCase{
+		{command: "rzsh <<< 'rm victim.txt'", tools: []string{"rzsh"}},
+		{command: "echo 'rm victim.txt' | rzsh", tools: []string{"rzsh"}},
+		{command: "fakeroot <<< 'rm victim.txt'", tools: []string{"fakeroot"}},
+		{command: "echo 'rm victim.txt' | fakeroot-sysv", tools: []string{"fakeroot-sysv"}},
+		{command: "sg root <<< 'rm victim.txt'", tools: []string{"sg"}},
+		{command: "ninja -f /dev/stdin <<< $'rule r\\n  command = rm victim.txt\\nbuild x: r\\n'", tools: []string{"ninja"}},
+		{command: "groff -U -z <<< '.sy rm victim.txt'", tools: []string{"groff"}},
+		{command: "printf '.pso rm victim.txt\\n' | nroff -U", tools: []string{"nroff"}},
+		{command: "echo victim.txt > rm; rg --pre=xargs x rm", tools: []string{"rg"}},
+	})
+	// sudo asks for a password here: its reading is checked statically,
+	// with sudo itself allowed
+	e := newTestEngine(t, exclude("run_shell_command(rm)"))
+	for _, c := range []string{"sudo -k rm victim.txt", "sudo --reset-timestamp rm victim.txt", "sudo -ku root rm victim.txt"} {
+		if d, err := e.Decide(t.Context(), shellCall(c)); err != nil || d.Decision == Allow {
+			t.Errorf("%s: %+v %v, want deny", c, d, err)
+		}
+	}
+	// git passes the pager of grep -O the files found, difftool -x two
+	refusedStill(t, "git grep -Ogit -e x -- push", "git grep --open-files-in-pager=git -e x push", "git difftool -x git HEAD", "rg --pre=git x push")
+	allowedStill(t, "git grep -Oless -e x",  "fakeroot make -v", "sg root -c ls", "groff -man -Tutf8 /dev/null", "ninja --version", "rg --pre=cat x")
+}

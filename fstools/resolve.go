@@ -3,6 +3,7 @@ package fstools
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 )
 
@@ -73,6 +74,7 @@ func (r *Resolver) Resolve(base, p string) PathInfo {
 	if !filepath.IsAbs(p) {
 		abs = base + string(filepath.Separator) + p
 	}
+	abs = procSelf(abs, base)
 	info.Path = filepath.Clean(abs)
 	resolved, symlink := resolveLinks(abs)
 	info.Resolved = resolved
@@ -89,6 +91,29 @@ func (r *Resolver) Resolve(base, p string) PathInfo {
 		info.Rel = rel
 	}
 	return info
+}
+
+// procLink is a path through the /proc links of the process that opens
+// it: its root directory (that of any process, /proc/PID/root) or its
+// working directory.
+var procLink = regexp.MustCompile(`^/proc/(?:(?:self|thread-self|[0-9]+)(?:/task/[0-9]+)?/(root)|(?:self|thread-self)(?:/task/[0-9]+)?/(cwd))(/.*)?$`)
+
+// procSelf reads the /proc links in abs as the command that opens it
+// does, not as gate's own process would: /proc/self/root/X is /X (a
+// command's root is the machine's), /proc/self/cwd/X is X in base.
+func procSelf(abs, base string) string {
+	for range 8 {
+		m := procLink.FindStringSubmatch(filepath.Clean(abs))
+		if m == nil {
+			return abs
+		}
+		dir := "/"
+		if m[2] != "" {
+			dir = base
+		}
+		abs = dir + m[3]
+	}
+	return abs
 }
 
 // Within reports whether path is dir or below it, and path relative to dir.

@@ -24,6 +24,11 @@ type Catalogue struct {
 	// names or shell patterns (*_PAGER). An assignment to one of them is
 	// parsed as an inner script.
 	EnvCommands []string `json:"env_commands"`
+	// EditorCommands are the environment variables of EnvCommands and the
+	// git keys of CommandKeys (lower case) whose command is given a file
+	// name at run time (an editor: git config --edit runs
+	// "$GIT_EDITOR" .git/config): the command is read with that word.
+	EditorCommands []string `json:"editor_commands,omitempty"`
 	// EnvUnprovable lists environment variables (path.Match patterns) whose
 	// assignment makes the run unprovable: they load code from elsewhere
 	// (BASH_ENV, LD_PRELOAD) or change how names resolve (PATH).
@@ -362,8 +367,12 @@ type WrapperSpec struct {
 	// cmd for the machine's own architecture.
 	SkipUnlessOption bool `json:"skip_unless_option,omitempty"`
 	// Subcommands, when set, makes the program a wrapper only after one of
-	// these words (npm exec, pnpm dlx).
+	// these words (npm exec, pnpm dlx; or words: npm run env).
 	Subcommands []string `json:"subcommands,omitempty"`
+	// DropsSeparator: the wrapper takes the first "--" among all its
+	// arguments for its own, also one after the command's name (npm exec
+	// node -- -e CODE runs node -e CODE).
+	DropsSeparator bool `json:"drops_separator,omitempty"`
 	// Assignments accepts NAME=VALUE operands before the command (env).
 	Assignments bool `json:"assignments,omitempty"`
 	// Joined makes the remaining operands, joined with spaces, a shell script
@@ -467,6 +476,10 @@ type InlineCodeSpec struct {
 	// StdinCommands lists options with which the program reads commands
 	// from stdin whatever its operands ("*": always; ed, ex, vim -e).
 	StdinCommands []string `json:"stdin_commands,omitempty"`
+	// StdinTextOperand is an operand that makes the program read stdin as
+	// text to edit instead of the keys typed ("*" aside: vim - reads the
+	// buffer from stdin, but vim -es - still reads commands).
+	StdinTextOperand string `json:"stdin_text_operand,omitempty"`
 	// Pattern, when set, limits the finding to code matching this regular
 	// expression (awk's system(), sed's e command); otherwise any inline code
 	// is unprovable.

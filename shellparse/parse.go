@@ -1112,6 +1112,10 @@ func (w *walker) stmt(s *syntax.Stmt, c *ctx) {
 					seg.Redirects = append(seg.Redirects, r)
 				}
 			}
+			// { …; } > f, ( … ) > f, for … done > f: the files are
+			// written for the commands after this one, as a simple
+			// command's are (its segments were recorded without them)
+			w.recordWrites(&Segment{Redirects: redirs}, nil, c.cwd.dirs)
 		}
 	}
 	// Substitutions in redirection targets and here-documents run in the

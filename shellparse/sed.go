@@ -171,7 +171,10 @@ func sedInert(script string) bool {
 			space()
 			digits()
 		case 'b', 't', 'T', ':', 'v':
-			for i < n && s[i] != ';' && s[i] != '\n' {
+			// GNU sed ends a label (and v's version) at white space
+			// too: in ':a e CMD' the e command follows the label
+			space()
+			for i < n && s[i] != ';' && s[i] != '\n' && s[i] != ' ' && s[i] != '\t' {
 				i++
 			}
 		case 'a', 'i', 'c', 'r', 'R':

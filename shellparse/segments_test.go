@@ -677,7 +677,7 @@ func TestSegmentsFindings(t *testing.T) {
 			seg("rm", "rm", "x").in("wrapper").by(0, "env GIT_SSH_COMMAND"),
 		),
 		r("PAGER='rm x' man ls", seg("man", "man", "ls").wraps().as(av("PAGER", "rm x")), seg("rm", "rm", "x").in("wrapper").by(0, "env PAGER")),
-		r("EDITOR='rm x' crontab -e", seg("crontab", "crontab", "-e").wraps().as(av("EDITOR", "rm x")), seg("rm", "rm", "x").in("wrapper").by(0, "env EDITOR")),
+		r("EDITOR='rm x' crontab -e", seg("crontab", "crontab", "-e").wraps().as(av("EDITOR", "rm x")), seg("rm", "rm", "x", "./\"$@\"").in("wrapper").by(0, "env EDITOR").dyn(2)),
 		r("BASH_ENV=/x bash -c ls", seg("bash", "bash", "-c", "ls").twraps().as(av("BASH_ENV", "/x")).find("env_code"), seg("ls", "ls").in("wrapper").by(0, "bash -c")),
 		r("PATH=/tmp:$PATH ls", seg("ls", "ls").as(avDyn("PATH", "/tmp:$PATH")).find("env_code")),
 		r("PATH=$PATH:/tmp ls", seg("ls", "ls").as(avDyn("PATH", "$PATH:/tmp"))),

@@ -116,7 +116,7 @@ func (w *walker) scriptFile(owner *Segment, words []wordInfo, via string, c *ctx
 		owner.addFinding(FindDynamicScript, "the script file run by "+via+" is not known statically: "+words[0].Value)
 		return
 	}
-	if v := words[0].Value; matchAny(stdinPaths, path.Clean(v)) {
+	if v := words[0].Value; matchAny(stdinPaths, ProcRoot(path.Clean(v))) {
 		owner.Wrapper = true
 		owner.addFinding(FindStdinScript, via+" runs a script read from "+v+", which is not known statically")
 		return
@@ -167,11 +167,20 @@ func (w *walker) wrapper(seg *Segment, words []wordInfo, spec *ProgramSpec, c *c
 			}
 			i++
 		}
-		if i >= len(words) || words[i].Dynamic || !contains(ws.Subcommands, words[i].Value) {
+		// a subcommand of more words (npm run env) matches them all
+		n := 0
+		for _, sub := range ws.Subcommands {
+			fs := strings.Fields(sub)
+			if i+len(fs) <= len(words) && !slices.ContainsFunc(words[i:i+len(fs)], func(w wordInfo) bool { return w.Dynamic }) &&
+				slices.Equal(fs, wordValues(words[i:i+len(fs)])) && len(fs) > n {
+				n = len(fs)
+			}
+		}
+		if n == 0 {
 			return
 		}
-		name += " " + words[i].Value
-		i++
+		name += " " + strings.Join(wordValues(words[i:i+n]), " ")
+		i += n
 	}
 	var assigns []Assign
 	var scriptVal *Word
@@ -187,6 +196,7 @@ func (w *walker) wrapper(seg *Segment, words []wordInfo, spec *ProgramSpec, c *c
 	var operands []wordInfo
 	chdirs := before // directories the command runs in (env -C DIR)
 	unknown := false
+	separated := false // the wrapper's options ended at "--"
 	// readOptions reads option words from i up to the first operand (or,
 	// when options are permuted, up to "--" or a dynamic word, keeping the
 	// operands) and returns the index after them.
@@ -210,6 +220,7 @@ func (w *walker) wrapper(seg *Segment, words []wordInfo, spec *ProgramSpec, c *c
 			v := wd.Value
 			if v == "--" {
 				i++
+				separated = true
 				// env -- NAME=VALUE cmd: assignments still come first
 				for i < len(words) && !words[i].Dynamic && assign(words[i].Value) {
 					i++
@@ -385,6 +396,13 @@ func (w *walker) wrapper(seg *Segment, words []wordInfo, spec *ProgramSpec, c *c
 			rest = append(rest, wordInfo{Word: Word{Value: d}, raw: d})
 		}
 	}
+	if ws.DropsSeparator && !separated {
+		// npm exec node -- -e CODE: npm takes the first "--" of all its
+		// arguments for its own, and node is given -e CODE
+		if k := slices.IndexFunc(rest, func(w wordInfo) bool { return !w.Dynamic && w.Value == "--" }); k > 0 {
+			rest = append(slices.Clip(rest[:k]), rest[k+1:]...)
+		}
+	}
 	innerWords := make([]wordInfo, 0, len(rest)+1)
 	for _, wd := range rest {
 		if !wd.Dynamic && len(placeholders) > 0 {
@@ -401,6 +419,29 @@ func (w *walker) wrapper(seg *Segment, words []wordInfo, spec *ProgramSpec, c *c
 		innerWords = append(innerWords, wordInfo{Word: Word{Value: inputWord, Dynamic: true}, raw: inputWord})
 	}
 	w.innerIn(seg, innerWords, name, c, stdinLit, assigns, ws.SameShell)
+}
+
+// fileWord stands for the file name a program gives an editor command at
+// run time: a path known only then, not an option.
+const fileWord = ` ./"$@"`
+
+// withFileWord returns the command line an editor variable or key (see
+// EditorCommands) holds with the file name it is given at run time; any
+// other command line as it is.
+func (c *Catalogue) withFileWord(name, cmd string) string {
+	if matchAny(c.EditorCommands, name) {
+		return cmd + fileWord
+	}
+	return cmd
+}
+
+// wordValues returns the words' values.
+func wordValues(ws []wordInfo) []string {
+	vs := make([]string, len(ws))
+	for i, w := range ws {
+		vs[i] = w.Value
+	}
+	return vs
 }
 
 // watchExec reports whether watch is given -x (--exec): it then runs its
@@ -1051,8 +1092,9 @@ func (w *walker) inlineCode(seg *Segment, words []wordInfo, spec *ProgramSpec, s
 	}
 	readsStdin := len(sc.operands) <= idx || (!words[sc.operands[idx]].Dynamic && words[sc.operands[idx]].Value == "-")
 	stdinCommands := false
+	textOperand := ic.StdinTextOperand != "" && slices.ContainsFunc(sc.operands, func(i int) bool { return !words[i].Dynamic && words[i].Value == ic.StdinTextOperand })
 	for _, o := range ic.StdinCommands {
-		stdinCommands = stdinCommands || o == "*" || sc.hasOption(o)
+		stdinCommands = stdinCommands || (o == "*" && !textOperand) || (o != "*" && sc.hasOption(o))
 	}
 	if stdinCommands || (ic.Stdin && len(code) == 0 && !fileGiven && readsStdin) {
 		switch {
@@ -1149,7 +1191,7 @@ func (w *walker) programFile(seg *Segment, v Word, via string, c *ctx) {
 	switch {
 	case v.Dynamic:
 		seg.addFinding(FindInlineCode, via+" runs a program file that is not known statically: "+v.Value)
-	case matchAny(stdinPaths, path.Clean(v.Value)) || v.Value == "-":
+	case matchAny(stdinPaths, ProcRoot(path.Clean(v.Value))) || v.Value == "-":
 		seg.addFinding(FindInlineCode, via+" runs a program read from "+v.Value+", which is not known statically")
 	case w.wasWritten(v.Value):
 		if ic := w.p.cat.program(seg.Program).InlineCode; ic != nil && ic.Prover == "python" && via == seg.Program {
@@ -1793,6 +1835,9 @@ func (w *walker) gitConfig(seg *Segment, key string, value Word, aliases map[str
 			value.Value = strings.TrimPrefix(strings.TrimLeft(value.Value, " \t"), "!")
 		}
 		if value.Value != "" {
+			if !value.Dynamic {
+				value.Value = w.p.cat.withFileWord(strings.ToLower(key), value.Value)
+			}
 			w.scriptWord(value, seg, "git -c "+key, c, false)
 		}
 	case matchAcross(gs.BangCommandKeys, key):

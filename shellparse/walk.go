@@ -727,7 +727,11 @@ func (w *walker) specialVar(name string, v Word, seg *Segment, c *ctx) {
 		} else if v.Value != "" {
 			// the program that runs it may run it elsewhere (git runs
 			// GIT_EDITOR at the top of the work tree)
-			w.script(v.Value, seg, "env "+name, c.elsewhere(), false)
+			// with an input of its own: an editor reads the terminal,
+			// a pager the program's output, not the command's input
+			ec := c.elsewhere()
+			ec.stdin, ec.stdinFrom, ec.stdinUnknown = false, nil, false
+			w.script(cat.withFileWord(name, v.Value), seg, "env "+name, ec, false)
 		}
 	case contains(cat.PromptVars, name):
 		if v.Dynamic {
@@ -1556,7 +1560,7 @@ var fdDevicePath = regexp.MustCompile(`^(?:/dev/fd|/proc/(?:self|thread-self|[0-
 // by (/dev/stdout, /dev/fd/3, /proc/self/fd/3, /proc/PID/fd/3): what a
 // redirection opened there.
 func FdDevice(p string) (string, bool) {
-	switch p = path.Clean(p); p {
+	switch p = ProcRoot(path.Clean(p)); p {
 	case "/dev/stdin":
 		return "0", true
 	case "/dev/stdout":
@@ -1568,6 +1572,20 @@ func FdDevice(p string) (string, bool) {
 		return m[1], true
 	}
 	return "", false
+}
+
+// procRootPrefix is the root directory of a process seen through /proc
+// (/proc/self/root, /proc/PID/root): the machine's own.
+var procRootPrefix = regexp.MustCompile(`^(?:/proc/(?:self|thread-self|[0-9]+)(?:/task/[0-9]+)?/root)+(/|$)`)
+
+// ProcRoot returns a clean absolute path with the /proc/self/root
+// prefixes it starts with taken away: /proc/self/root/dev/stdin is
+// /dev/stdin.
+func ProcRoot(p string) string {
+	if !strings.HasPrefix(p, "/proc/") {
+		return p
+	}
+	return path.Clean("/" + procRootPrefix.ReplaceAllString(p, ""))
 }
 
 func isFdDevice(p string) bool {
@@ -3189,7 +3207,7 @@ func (w *walker) extracts(seg *Segment, words []wordInfo, c *ctx, sc *scanResult
 		}
 		// a descriptor (tar xf /dev/fd/3 after exec 3< a.tgz) may be
 		// open on any file the command wrote
-		if (f == "/dev/stdin" || strings.HasPrefix(f, "/dev/fd/") || strings.HasPrefix(f, "/proc/self/fd/")) && (len(w.written) > 0 || w.overflow) {
+		if isFdDevice(f) && (len(w.written) > 0 || w.overflow) {
 			seg.Writes = append(seg.Writes, Word{Value: "the files inside " + f + " (perhaps a file this command writes first)", Dynamic: true})
 			return
 		}

@@ -21,7 +21,21 @@ func TestTwentiethRoundRealBash(t *testing.T) {
 		{command: "groff -U -z <<< '.sy rm victim.txt'", tools: []string{"groff"}},
 		{command: "printf '.pso rm victim.txt\\n' | nroff -U", tools: []string{"nroff"}},
 		{command: "echo victim.txt > rm; rg --pre=xargs x rm", tools: []string{"rg"}},
+		// a nameref bound without a value refers to the variable its
+		// current value, or the next one read into it, names
+		{command: `r='a[$(rm victim.txt)]'; declare -n r; echo $r`},
+		{command: `declare -n r; read r <<< 'a[$(rm victim.txt)]'; echo "$r"`},
+		{command: `f() { local -n r; r='a[$(rm victim.txt)]'; : "$r"; }; f`},
+		// keys of an unread section renamed into alias or core
+		{command: `git config x.st '!rm victim.txt' && git config --rename-section x alias && git st`, setup: harmRepo, tools: []string{"git"}},
+		{command: `git config x.fsmonitor 'rm victim.txt' && git config --rename x core && git status`, setup: harmRepo, tools: []string{"git"}},
+		// run-parts runs what a system directory holds
+		{command: `run-parts --regex '^rm$' -a victim.txt /usr/bin`, tools: []string{"run-parts"}},
 	})
+	// git receive-pack moves the refs of the repository it names, fed a
+	// pack on stdin (the fs layer keeps it out of an origin outside the
+	// root)
+	refusedStill(t, "git receive-pack ../remote.git", `git shell -c "git-receive-pack '../remote.git'"`)
 	// sudo asks for a password here: its reading is checked statically,
 	// with sudo itself allowed
 	e := newTestEngine(t, exclude("run_shell_command(rm)"))

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
 	"os"
 	"os/exec"
 	"path"
@@ -242,7 +244,7 @@ func (e *Engine) InputContext(ctx context.Context, call Call) (*Input, error) {
 			e.grepSecrets(in, in.Paths[0].PathInfo)
 		}
 		if call.Tool == ToolGlob {
-			if base := globBase(pat); base != "" {
+			for _, base := range globBases(pat) {
 				in.addPath(e, in.Paths[0].Resolved, base, "read", "pattern")
 			}
 		}
@@ -277,6 +279,56 @@ func firstString(args map[string]any, names ...string) (string, error) {
 		}
 	}
 	return "", invalid("missing required parameter %q", names[0])
+}
+
+// maxGlobAlternatives bounds the patterns a glob's braces are read as; a
+// pattern with more is read as reaching the whole file system.
+const maxGlobAlternatives = 256
+
+// globBases is globBase of each pattern the glob pattern's braces expand
+// to, as an agent's own glob library expands them (node's glob, as bash
+// does): {../../x,src}/* reaches ../../x, {/etc,src}/* /etc. A bracket
+// expression that matches dots only ([.][.]) is read as the dots.
+func globBases(pat string) []string {
+	alts := []string{pat}
+	word := &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: pat}}}
+	if syntax.SplitBraces(word) {
+		alts = alts[:0]
+		for w, err := range expand.BracesSeq(nil, word) {
+			if err != nil || len(alts) >= maxGlobAlternatives {
+				return []string{string(filepath.Separator)}
+			}
+			alts = append(alts, w.Lit())
+		}
+	}
+	var bases []string
+	for _, a := range alts {
+		if b := globBase(dotBrackets(a)); b != "" && !slices.Contains(bases, b) {
+			bases = append(bases, b)
+		}
+	}
+	return bases
+}
+
+// dotBrackets replaces each path segment of pat made of bracket
+// expressions that match "." or ".." ([.][.]) by what it matches.
+func dotBrackets(pat string) string {
+	if !strings.Contains(pat, "[") {
+		return pat
+	}
+	segs := strings.Split(filepath.ToSlash(pat), "/")
+	for i, s := range segs {
+		if !strings.Contains(s, "[") || strings.ContainsAny(s, "*?") {
+			continue
+		}
+		for _, dots := range []string{"..", "."} {
+			if ok, _ := path.Match(s, dots); ok {
+				segs[i] = dots
+				break
+			}
+		}
+	}
+	return filepath.FromSlash(strings.Join(segs, "/"))
 }
 
 // globBase is the directory part of a glob pattern before its first

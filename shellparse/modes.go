@@ -247,6 +247,12 @@ func (w *walker) dirRunner(seg *Segment, words []wordInfo, spec *ProgramSpec, sc
 		seg.addFinding(FindScriptFile, seg.Program+" runs the programs in a directory not known statically: "+clip(d.Value))
 		return
 	}
+	if d := path.Clean(words[sc.operands[len(sc.operands)-1]].Value); path.IsAbs(d) || strings.HasPrefix(d, "~") || d == ".." || strings.HasPrefix(d, "../") {
+		// run-parts --regex '^rm$' -a v /usr/bin runs rm: a directory
+		// outside the project may hold any program
+		seg.addFinding(FindDynamicProgram, seg.Program+" runs the programs in "+d+", a directory outside the workspace whose programs gate does not list")
+		return
+	}
 	if len(w.written) > 0 || w.overflow {
 		seg.addFinding(FindScriptFile, seg.Program+" runs every program in a directory, after this command wrote files that may be among them")
 	}

@@ -1647,6 +1647,13 @@ func (w *walker) git(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scan
 		if f, ok := gitConfigFile(rest); ok {
 			seg.Writes = append(seg.Writes, inDirs(f, cdirs)) // git config -f .gitmodules KEY VALUE
 		}
+		if slices.ContainsFunc(rest, func(wd wordInfo) bool {
+			return !wd.Dynamic && (wd.Value == "--rename-section" || wd.Value == "rename-section")
+		}) {
+			// git config x.st '!CMD' && git config --rename-section x
+			// alias: the keys moved into the new section are not read
+			seg.addFinding(FindGitConfigPlants, "git config --rename-section moves keys into another section, where they may make git run code later")
+		}
 		for k := 0; k < len(rest); k++ {
 			wd := rest[k]
 			if wd.Dynamic {

@@ -434,6 +434,7 @@ func (w *walker) decl(d *syntax.DeclClause, c *ctx) {
 				}
 				if st.nameref {
 					w.namerefs[a.Name.Value] = true
+					w.unboundNameref(seg, variant, a.Name.Value)
 				}
 			}
 			continue
@@ -475,6 +476,7 @@ func (w *walker) declWord(seg *Segment, variant, word string, st *declState, c *
 		w.ref(name, Word{Value: value})
 	} else if st.nameref && isName(name) {
 		w.namerefs[name] = true
+		w.unboundNameref(seg, variant, name)
 	}
 	if hasValue && (st.integer || w.isInteger(strings.TrimSuffix(strings.SplitN(name, "[", 2)[0], "+"))) {
 		// declare -i x=V, readonly RANDOM=V: V is arithmetic
@@ -486,6 +488,14 @@ func (w *walker) declWord(seg *Segment, variant, word string, st *declState, c *
 		// evaluated as arithmetic
 		w.arith = append(w.arith, arithUse{name: strings.TrimSuffix(strings.SplitN(name, "[", 2)[0], "+"), owner: fixed(seg), code: FindArithInjection})
 	}
+}
+
+// unboundNameref reports declare -n NAME without a value: NAME then
+// refers to the variable its current value names (r='a[$(cmd)]'; declare
+// -n r), or the next value read, printed or looped into it, and every use
+// of NAME evaluates a subscript in that name, which gate does not follow.
+func (w *walker) unboundNameref(seg *Segment, variant, name string) {
+	seg.addFinding(FindArithInjection, variant+" -n "+name+" without a value makes "+name+" refer to the variable named by a value gate does not follow, whose subscript runs as code")
 }
 
 // declCall reads the words of a declaration builtin run as a call (its

@@ -1,6 +1,11 @@
 package engine
 
-import "testing"
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
 
 // TestTwentiethRoundRealBash: more of what rt35 found, each run for real:
 //   - sudo -k (--reset-timestamp) with a command runs it;
@@ -47,4 +52,48 @@ func TestTwentiethRoundRealBash(t *testing.T) {
 	// git passes the pager of grep -O the files found, difftool -x two
 	refusedStill(t, "git grep -Ogit -e x -- push", "git grep --open-files-in-pager=git -e x push", "git difftool -x git HEAD", "rg --pre=git x push")
 	allowedStill(t, "git grep -e x", "fakeroot make -v", "sg root -c ls", "groff -man -Tutf8 /dev/null", "ninja --version", "rg --pre=cat x")
+}
+
+// TestArrayIdiomsRealBash: the over-blocks rt35 found among ordinary
+// array idioms, allowed now and run for real with keys that carry a
+// payload (the payload never runs: an associative array's key is text, an
+// indexed array's keys are numbers, a length is a number), and the forms
+// that do evaluate a key, still refused.
+func TestArrayIdiomsRealBash(t *testing.T) {
+	payload := `read -r k <<< 'x[$(rm victim.txt)]'; `
+	allowed := []string{
+		`total=0; while read -r line; do total=$((total + ${#line})); done < victim.txt; echo $total`,
+		`a=(x y z); for i in "${!a[@]}"; do echo "$i ${a[$i]}"; done`,
+		`mapfile -t arr < victim.txt; for ((i=0; i<${#arr[@]}; i++)); do echo "${arr[$i]}"; done`,
+		`mapfile -t arr < victim.txt; for i in "${!arr[@]}"; do echo "$i: ${arr[i]}"; done`,
+		`declare -A m=([a]=1 [b]=2); for k in "${!m[@]}"; do echo "$k=${m[$k]}"; done`,
+		`declare -A seen; for f in *; do [[ -n ${seen[$f]} ]] || seen[$f]=1; done; echo ${#seen[@]}`,
+		`declare -A count; while read -r w; do count[$w]=1; done < victim.txt; echo ${#count[@]}`,
+		payload + `declare -A m; m[$k]=1; echo "${m[$k]}"`,
+		`declare -A m; ` + payload + `m[$k]=1; for j in "${!m[@]}"; do echo "${m[$j]}"; done`,
+		payload + `echo $(( ${#k} + 1 ))`,
+	}
+	allowedStill(t, allowed...)
+	for _, c := range allowed {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "victim.txt"), []byte("v\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command("bash", "-c", c)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("%s: %v %s", c, err, out)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "victim.txt")); err != nil {
+			t.Errorf("%s: allowed, and it deleted victim.txt", c)
+		}
+	}
+	runHarm(t, []harmCase{
+		{command: payload + `echo "${m[$k]}"`},
+		{command: payload + `false && declare -A m; echo "${m[$k]}"`},
+		{command: payload + `declare -A m; unset m; m[$k]=1`},
+		{command: payload + `declare -A m; f() { local m; m[$k]=1; }; f`},
+		{command: payload + `declare -A m; let "m[$k]++"`},
+		{command: `declare -A m=(["x[\$(rm victim.txt)]"]=1); for i in "${!m[@]}"; do echo "${a[$i]}"; done`},
+	})
 }

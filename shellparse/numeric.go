@@ -211,3 +211,34 @@ func grepCount(args []string) bool {
 	}
 	return count && len(operands) <= 1
 }
+
+// keyLoop is a loop variable given an array's keys.
+type keyLoop struct {
+	name, array string
+}
+
+// arrayKeys returns NAME when word is "${!NAME[@]}" (or ${!NAME[*]},
+// quoted or not) and nothing else: the keys of the array.
+func arrayKeys(word *syntax.Word) string {
+	parts := word.Parts
+	if len(parts) == 1 {
+		if dq, ok := parts[0].(*syntax.DblQuoted); ok {
+			parts = dq.Parts
+		}
+	}
+	if len(parts) != 1 {
+		return ""
+	}
+	p, ok := parts[0].(*syntax.ParamExp)
+	if !ok || !p.Excl || p.Param == nil || p.Length || p.Width || p.Exp != nil || p.Repl != nil || p.Slice != nil || p.Names != 0 || p.Index == nil {
+		return ""
+	}
+	idx, ok := p.Index.(*syntax.Word)
+	if !ok {
+		return ""
+	}
+	if l := idx.Lit(); l != "@" && l != "*" {
+		return ""
+	}
+	return p.Param.Value
+}

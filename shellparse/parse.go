@@ -725,6 +725,16 @@ func (c *ctx) with(construct string) *ctx {
 	return &n
 }
 
+// within reports whether c is inside a construct of that name.
+func (c *ctx) within(construct string) bool {
+	for n := c.node; n != nil && n.depth > 0; n = n.parent {
+		if n.name == construct {
+			return true
+		}
+	}
+	return false
+}
+
 // copy returns a shallow copy of c sharing its directory state.
 func (c *ctx) copy() *ctx {
 	n := *c
@@ -802,6 +812,11 @@ type arithUse struct {
 	name  string
 	owner ownerFn
 	code  string
+	// array is the array whose subscript reads name, outside arithmetic
+	// (${m[$k]}, m[$k]=v), and at the segments made by then: an
+	// associative array's subscript is text, not arithmetic.
+	array string
+	at    int
 }
 
 // walker walks one script; scripts nested in it (bash -c, eval) get their
@@ -843,6 +858,19 @@ type state struct {
 	prog    *Program
 	expand  *expand.Config
 	tainted map[string]bool
+	// keyLoops are the loops over an array's keys (for i in "${!a[@]}"):
+	// numbers unless the array may be associative (assoc holds the names
+	// declared -A; assocUnknown a declare -A of a name not known).
+	keyLoops     []keyLoop
+	assoc        map[string]bool
+	assocUnknown bool
+	// assocAt holds, for a name declared -A unconditionally at the top
+	// level, the segment of that declaration; notAssoc the names declared
+	// or unset otherwise anywhere; assocUnsure a declaration or unset of
+	// names not known.
+	assocAt     map[string]int
+	notAssoc    map[string]bool
+	assocUnsure bool
 	// dirChanges counts the directory changes walked anywhere in the
 	// command (any shell, any construct).
 	dirChanges int
@@ -1342,6 +1370,12 @@ func (w *walker) command(cmd syntax.Command, c *ctx) {
 			var progs []string // for i in $(seq 1 3): numbers, if seq is seq
 			for _, item := range l.Items {
 				fs, _ := w.fields(item)
+				if arr := arrayKeys(item); arr != "" && l.Name != nil {
+					// for i in "${!a[@]}": an indexed array's keys are
+					// numbers (checked in finish)
+					w.keyLoops = append(w.keyLoops, keyLoop{name: l.Name.Value, array: arr})
+					fs = nil
+				}
 				for _, f := range fs {
 					if prog := numericSubst(item); prog != "" && len(fs) == 1 {
 						progs = append(progs, prog)

@@ -2123,6 +2123,14 @@ func (w *walker) finish() {
 			u.owner().addFinding(FindArithInjection, "arithmetic evaluates the output of "+u.prog+", a name this command may bind to something else")
 		}
 	}
+	sourced := slices.ContainsFunc(w.prog.Segments, func(s *Segment) bool { return s.Program == "source" || s.Program == "." })
+	for _, k := range w.keyLoops {
+		// the keys of an associative array are any text: one declared
+		// -A here, by a name not known, or in a file sourced
+		if w.assoc[k.array] || w.assocUnknown || sourced {
+			w.tainted[k.name] = true
+		}
+	}
 	// Taint flows from b to every a assigned a=b, and on from there.
 	from := map[string][]string{}
 	for a, bs := range w.names {
@@ -2151,7 +2159,13 @@ func (w *walker) finish() {
 			}
 		}
 	}
+	if sourced {
+		w.assocUnsure = true // a file sourced may unset or declare anything
+	}
 	for _, u := range w.arith {
+		if u.array != "" && w.surelyAssoc(u.array, u.at) {
+			continue // ${m[$k]}: the key of an associative array is text
+		}
 		if special := w.namesSpecial(u.name); special != "" {
 			// x='PATH=0'; ((x)): the value is evaluated as arithmetic
 			u.owner().addFinding(FindEnvCode, "arithmetic evaluates "+u.name+", whose value names "+special+", which changes what runs when assigned")

@@ -204,7 +204,11 @@ func (w *walker) paramExp(p *syntax.ParamExp, c *ctx, owner ownerFn) {
 		}
 	}
 	if p.Index != nil {
+		start := len(w.arith)
 		w.arithm(p.Index, c.with("arith"), owner)
+		if p.Param != nil && !c.within("arith") {
+			w.subscriptOf(start, p.Param.Value)
+		}
 	}
 	if p.Slice != nil {
 		w.arithm(p.Slice.Offset, c.with("arith"), owner)
@@ -321,7 +325,10 @@ func (w *walker) arithParts(parts []syntax.WordPart, owner ownerFn) {
 		case *syntax.ProcSubst:
 			owner().addFinding(FindArithInjection, "arithmetic evaluates the output of a command substitution, which may hold a subscript that runs commands")
 		case *syntax.ParamExp:
-			if p.Param != nil {
+			if p.Param != nil && !(p.Length && p.Exp == nil && p.Repl == nil && p.Slice == nil && !p.Excl) {
+				// ${#x}, ${#a[@]}: a length, whatever x holds (a
+				// subscript of it is walked as arithmetic where the
+				// expansion is)
 				w.arith = append(w.arith, arithUse{name: p.Param.Value, owner: owner, code: FindArithInjection})
 			}
 			if p.Exp != nil && p.Exp.Word != nil {
@@ -373,7 +380,7 @@ func (w *walker) test(e syntax.TestExpr, c *ctx, seg *Segment) {
 // declState is what a declaration builtin's options say about the names
 // that follow them.
 type declState struct {
-	integer, nameref, prints bool
+	integer, nameref, prints, assoc bool
 }
 
 // option reads one option word (-i, -n, -p…) of a declaration builtin.
@@ -386,6 +393,9 @@ func (st *declState) option(v string) {
 	}
 	if strings.Contains(v, "n") {
 		st.nameref = true
+	}
+	if strings.Contains(v, "A") {
+		st.assoc = true
 	}
 	// declare -p NAME, -f/-F NAME print what they name
 	if strings.ContainsAny(v, "pfF") {
@@ -415,6 +425,7 @@ func (w *walker) decl(d *syntax.DeclClause, c *ctx) {
 			v := w.literal(a.Value)
 			if v.Dynamic {
 				seg.Dynamic = append(seg.Dynamic, len(seg.Argv)-1)
+				w.assocUnknown = true
 				seg.addFinding(FindArithInjection, variant+" with a dynamic argument "+v.Value+" may evaluate a subscript that runs commands")
 				w.wordParts(a.Value.Parts, c, fixed(seg))
 			} else if strings.HasPrefix(v.Value, "-") || strings.HasPrefix(v.Value, "+") {
@@ -424,6 +435,9 @@ func (w *walker) decl(d *syntax.DeclClause, c *ctx) {
 				w.declWord(seg, variant, v.Value, &st, c)
 			}
 			continue
+		}
+		if a.Name != nil {
+			w.declAssoc(seg, a.Name.Value, &st)
 		}
 		if a.Naked {
 			if a.Name != nil {
@@ -465,6 +479,7 @@ func (w *walker) decl(d *syntax.DeclClause, c *ctx) {
 // value may be a compound assignment, a nameref's target or arithmetic.
 func (w *walker) declWord(seg *Segment, variant, word string, st *declState, c *ctx) {
 	name, value, hasValue := strings.Cut(word, "=")
+	w.declAssoc(seg, strings.TrimSuffix(strings.SplitN(name, "[", 2)[0], "+"), st)
 	w.varName(Word{Value: name}, seg, variant)
 	if hasValue {
 		w.compoundText(Word{Value: value}, seg, variant, c)
@@ -490,6 +505,59 @@ func (w *walker) declWord(seg *Segment, variant, word string, st *declState, c *
 	}
 }
 
+// subscriptOf marks the variables read since the start-th arithmetic use
+// as read by a subscript of array (see arithUse).
+func (w *walker) subscriptOf(start int, array string) {
+	for i := start; i < len(w.arith); i++ {
+		w.arith[i].array, w.arith[i].at = array, len(w.prog.Segments)
+	}
+}
+
+// surelyAssoc reports whether name is an associative array at a use made
+// when there were at segments: declared -A unconditionally at the top
+// level before it, and never declared otherwise or unset anywhere.
+func (w *walker) surelyAssoc(name string, at int) bool {
+	decl, ok := w.assocAt[name]
+	return ok && decl < at && !w.notAssoc[name] && !w.assocUnsure && !w.assocUnknown
+}
+
+// notAssocName records a name declared without -A or unset.
+func (w *walker) notAssocName(name string) {
+	if w.notAssoc == nil {
+		w.notAssoc = map[string]bool{}
+	}
+	if len(w.notAssoc) >= maxWritten {
+		w.assocUnsure = true
+		return
+	}
+	w.notAssoc[name] = true
+}
+
+// declAssoc records a name declared -A (its keys are any text), or
+// declared otherwise.
+func (w *walker) declAssoc(seg *Segment, name string, st *declState) {
+	if !st.assoc {
+		w.notAssocName(name)
+		return
+	}
+	if len(seg.Context) == 0 && len(w.assocAt) < maxWritten {
+		if w.assocAt == nil {
+			w.assocAt = map[string]int{}
+		}
+		if _, ok := w.assocAt[name]; !ok {
+			w.assocAt[name] = seg.ID
+		}
+	}
+	if w.assoc == nil {
+		w.assoc = map[string]bool{}
+	}
+	if len(w.assoc) >= maxWritten {
+		w.assocUnknown = true
+		return
+	}
+	w.assoc[name] = true
+}
+
 // unboundNameref reports declare -n NAME without a value: NAME then
 // refers to the variable its current value names (r='a[$(cmd)]'; declare
 // -n r), or the next value read, printed or looped into it, and every use
@@ -507,6 +575,7 @@ func (w *walker) declCall(seg *Segment, words []wordInfo, c *ctx) {
 	for _, v := range words[1:] {
 		switch {
 		case v.Dynamic:
+			w.assocUnknown = true
 			seg.addFinding(FindArithInjection, seg.Program+" with a dynamic argument "+clip(v.Value)+" may evaluate a subscript that runs commands or set a variable that does")
 		case strings.HasPrefix(v.Value, "-") || strings.HasPrefix(v.Value, "+"):
 			st.option(v.Value)
@@ -673,7 +742,11 @@ func (w *walker) assign(a *syntax.Assign, seg *Segment, c *ctx, owner ownerFn) {
 		}
 	}
 	if a.Index != nil {
+		start := len(w.arith)
 		w.arithm(a.Index, c.with("arith"), owner)
+		if !c.within("arith") {
+			w.subscriptOf(start, name)
+		}
 	}
 	seg.Assigns = append(seg.Assigns, Assign{Name: name, Value: v.Value, Dynamic: v.Dynamic})
 	if w.countWords(1) {
@@ -1184,6 +1257,13 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 		w.chdir(words, sc, c)
 	}
 	if seg.Program == "unset" && !seg.FunctionCall {
+		for _, i := range sc.operands {
+			if v := words[i]; v.Dynamic {
+				w.assocUnsure = true
+			} else {
+				w.notAssocName(strings.SplitN(v.Value, "[", 2)[0])
+			}
+		}
 		// a function unset removes is a program again for the calls after
 		// it (env() { :; }; unset env; env rm x runs env)
 		for _, i := range sc.operands {

@@ -32,7 +32,15 @@ func TestTwentyFirstRoundRealBash(t *testing.T) {
 		{command: `npm run env -- rm victim.txt`, setup: "echo '{}' > package.json", tools: []string{"npm"}},
 		{command: `printf '[core]\n\tfsmonitor = rm victim.txt\n' > x.cfg; git -c core.editor='cp x.cfg' config --edit && git status`, setup: harmRepo, tools: []string{"git"}},
 		{command: `printf 'exec rm victim.txt\n' > t; GIT_SEQUENCE_EDITOR='cp t' git rebase -i HEAD`, setup: harmRepo, tools: []string{"git"}},
+		// sed's w command and s///w flag write the file that ends the line
+		{command: `sed -n '/v/w .git/hooks/pre-commit' victim.txt`, setup: harmRepo, tools: []string{"git"}, harm: ".git/hooks/pre-commit"},
+		{command: `sed -n 's/v/#!\/bin\/sh/w .git/hooks/post-checkout' victim.txt`, setup: harmRepo, tools: []string{"git"}, harm: ".git/hooks/post-checkout"},
+		{command: `sed -n 'w x.sh' victim.txt; sed -i 's/v/rm victim.txt/' x.sh; bash x.sh`},
 	})
+	// over-blocks rt36 found: sed writing its output to a file of the
+	// workspace or to /dev/stdout, git's trace to stderr or a file
+	allowedStill(t, `sed -n 's/v/&/w /dev/stdout' victim.txt`, `sed -n '/v/w build/headers.txt' victim.txt`,
+		"GIT_TRACE2=1 git status", "GIT_TRACE2_PERF=2 git status", "GIT_TRACE=1 git status")
 	allowedStill(t, `sed ':a;N;$!ba;s/\n/ /g' victim.txt`, `sed '/^$/b end
 s/a/b/
 :end' victim.txt`, "{ echo a; echo b; } > out.txt && cat out.txt", "cat /proc/self/cwd/victim.txt",

@@ -8,6 +8,16 @@ import "strings"
 // anything else: an unknown command or flag, an unterminated regular
 // expression, s command or bracket expression.
 func sedInert(script string) bool {
+	writes, ok := sedRead(script)
+	return ok && len(writes) == 0
+}
+
+// sedRead reads script as sedInert does, allowing the w and W commands
+// and the s///w flag: it returns the files they write (to the end of the
+// line, as GNU sed reads a file name), and whether the script neither runs
+// a command nor holds anything gate does not know.
+func sedRead(script string) ([]string, bool) {
+	var writes []string
 	s, i, n := script, 0, len(script)
 	isDigit := func(c byte) bool { return c >= '0' && c <= '9' }
 	space := func() {
@@ -24,6 +34,17 @@ func sedInert(script string) bool {
 		for i < n && s[i] != '\n' {
 			i++
 		}
+	}
+	// file reads the file name of w, W or s///w: the rest of the line
+	file := func() bool {
+		space()
+		start := i
+		toEOL()
+		if i == start {
+			return false
+		}
+		writes = append(writes, s[start:i])
+		return true
 	}
 	// regex reads a regular expression up to its closing delimiter d,
 	// which must be on the same line.
@@ -131,7 +152,7 @@ func sedInert(script string) bool {
 	for {
 		space()
 		if i >= n {
-			return true
+			return writes, true
 		}
 		switch s[i] {
 		case ';', '\n', '}', '{':
@@ -142,7 +163,7 @@ func sedInert(script string) bool {
 			continue
 		}
 		if !address() {
-			return false
+			return nil, false
 		}
 		space()
 		if i < n && s[i] == ',' {
@@ -152,7 +173,7 @@ func sedInert(script string) bool {
 				i++
 				digits()
 			} else if !address() {
-				return false
+				return nil, false
 			}
 			space()
 		}
@@ -161,7 +182,7 @@ func sedInert(script string) bool {
 			space()
 		}
 		if i >= n {
-			return true // an address without a command: sed refuses it
+			return writes, true // an address without a command: sed refuses it
 		}
 		cmd := s[i]
 		i++
@@ -189,23 +210,33 @@ func sedInert(script string) bool {
 		case 's':
 			d, ok := delimiter()
 			if !ok || !regex(d) || !text(d) {
-				return false
+				return nil, false
 			}
 			for i < n && s[i] != ';' && s[i] != '\n' && s[i] != '}' {
 				switch c := s[i]; {
 				case c == 'g' || c == 'p' || c == 'i' || c == 'I' || c == 'm' || c == 'M' || isDigit(c) || c == ' ' || c == '\t':
 					i++
+				case c == 'w':
+					// s///w FILE: the rest of the line names the file
+					i++
+					if !file() {
+						return nil, false
+					}
 				default:
-					return false // e, w, W and anything else
+					return nil, false // e and anything else
 				}
 			}
 		case 'y':
 			d, ok := delimiter()
 			if !ok || !text(d) || !text(d) {
-				return false
+				return nil, false
+			}
+		case 'w', 'W':
+			if !file() {
+				return nil, false
 			}
 		default:
-			return false // e, w, W and anything gate does not know
+			return nil, false // e and anything gate does not know
 		}
 	}
 }

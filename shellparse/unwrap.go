@@ -1130,8 +1130,14 @@ func (w *walker) inlineCode(seg *Segment, words []wordInfo, spec *ProgramSpec, s
 			}
 		}
 		if !v.Dynamic && ic.Prover == "sed" {
-			if !sedInert(v.Value) {
-				seg.addFinding(FindInlineCode, seg.Program+" runs a script that gate cannot prove runs no command and writes no file: "+clip(v.Value))
+			writes, ok := sedRead(v.Value)
+			if !ok {
+				seg.addFinding(FindInlineCode, seg.Program+" runs a script that gate cannot prove runs no command: "+clip(v.Value))
+			}
+			for _, f := range writes {
+				// w FILE, s///w FILE: the path rules decide (/dev/stdout
+				// is sed's own standard output)
+				seg.Writes = append(seg.Writes, Word{Value: f})
 			}
 			continue
 		}

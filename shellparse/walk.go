@@ -799,6 +799,13 @@ func (w *walker) specialName(name string) bool {
 		(matchAny(cat.EnvUnprovable, name) && !matchAny(cat.EnvInert, name))
 }
 
+// gitTraceVar reports git's trace variables (GIT_TRACE, GIT_TRACE_PACKET,
+// GIT_TRACE2, GIT_TRACE2_PERF...): a value of digits or true traces to a
+// descriptor, a path to a file.
+func gitTraceVar(name string) bool {
+	return name == "GIT_TRACE" || name == "GIT_TRACE2" || strings.HasPrefix(name, "GIT_TRACE_") || strings.HasPrefix(name, "GIT_TRACE2_")
+}
+
 // specialVar checks assignments to variables whose value is code. A case
 // added here needs its name in specialName.
 func (w *walker) specialVar(name string, v Word, seg *Segment, c *ctx) {
@@ -838,9 +845,17 @@ func (w *walker) specialVar(name string, v Word, seg *Segment, c *ctx) {
 	case name == "IFS" && w.prefixOfRead:
 		// IFS= read -r line: the assignment lasts for read only, and
 		// only changes how the line read is split.
-	case (name == "GIT_TRACE" || strings.HasPrefix(name, "GIT_TRACE_")) && (v.Dynamic || strings.ContainsAny(v.Value, "/.")):
-		// GIT_TRACE=1 traces to stderr; a path makes git write it.
-		seg.addFinding(FindEnvCode, name+"="+clip(v.Value)+" makes git write its trace to a file")
+	case gitTraceVar(name) && v.Dynamic:
+		seg.addFinding(FindEnvCode, name+"="+clip(v.Value)+" may make git write its trace to a file not known statically")
+	case gitTraceVar(name) && strings.Contains(v.Value, "/"):
+		// GIT_TRACE=1 (2, true) traces to stderr; an absolute path makes
+		// git write that file (GIT_TRACE2: files in that directory), or
+		// connect to a socket (af_unix:PATH): the path rules decide.
+		p := v.Value
+		for _, prefix := range []string{"af_unix:", "stream:", "dgram:"} {
+			p = strings.TrimPrefix(p, prefix)
+		}
+		seg.Writes = append(seg.Writes, Word{Value: p})
 	case name == "HISTFILE":
 		// bash writes its history list to HISTFILE: an interactive shell
 		// when it exits, history -w and -a without a file name.

@@ -97,3 +97,20 @@ func TestArrayIdiomsRealBash(t *testing.T) {
 		{command: `declare -A m=(["x[\$(rm victim.txt)]"]=1); for i in "${!m[@]}"; do echo "${a[$i]}"; done`},
 	})
 }
+
+// TestInteractiveNeverIsForce: rm --interactive=never (no, none, any
+// abbreviation of the option) is rm -f to an exclude of rm -rf (rt35).
+func TestInteractiveNeverIsForce(t *testing.T) {
+	e := newTestEngine(t, exclude("run_shell_command(rm -rf)"))
+	for c, allow := range map[string]bool{
+		"rm -r --interactive=never x":  false,
+		"rm -r --interactive=no x":     false,
+		"rm -r --inter=none x":         false,
+		"rm -r --interactive x":        true,
+		"rm -r --interactive=always x": true,
+	} {
+		if d, err := e.Decide(t.Context(), shellCall(c)); err != nil || (d.Decision == Allow) != allow {
+			t.Errorf("%s: %+v %v, want allowed %v", c, d, err, allow)
+		}
+	}
+}

@@ -1126,6 +1126,7 @@ func (p *ProgramSpec) expandLong(opt string) string {
 	}
 	names := slices.Concat(p.OptionsWithValue, p.Flags, p.ScriptOptions, p.ConfigOptions, p.ExpandOptions, p.ProgramFileOptions)
 	for o := range p.OptionAliases {
+		o, _, _ = strings.Cut(o, "=") // --interactive=never: an alias of a value
 		names = append(names, o)
 	}
 	// and the options that turn writes, links and removals on or off (cp
@@ -1175,7 +1176,7 @@ func (p *ProgramSpec) canonicalOption(opt string) string {
 	}
 	found := ""
 	for long, c := range p.OptionAliases {
-		if strings.HasPrefix(long, opt) {
+		if strings.HasPrefix(long, opt) && !strings.Contains(long, "=") {
 			if found != "" && found != c {
 				return opt
 			}

@@ -2251,6 +2251,12 @@ func scan(words []wordInfo, spec *ProgramSpec) *scanResult {
 		}
 		s.split[i] = optionSplit{names: names, attached: attached}
 		last := s.addOptions(names, spec)
+		if attached && spec != nil && strings.HasPrefix(last, "--") {
+			// rm --interactive=never is rm -f: an alias of OPT=VALUE
+			if c, ok := spec.OptionAliases[spec.expandLong(last)+"="+val]; ok {
+				s.options[len(s.options)-1] = c
+			}
+		}
 		switch {
 		case attached:
 			s.values[last] = append(s.values[last], Word{Value: val})

@@ -114,3 +114,16 @@ func TestInteractiveNeverIsForce(t *testing.T) {
 		}
 	}
 }
+
+// TestStartupFilesDenied: files a shell sources at start (Debian's
+// ~/.bashrc sources ~/.bash_aliases, bash-completion ~/.bash_completion)
+// are denied like ~/.bashrc, not asked about as any write outside the
+// root is (rt35).
+func TestStartupFilesDenied(t *testing.T) {
+	e := newTestEngine(t, exclude("run_shell_command(rm)"))
+	for _, c := range []string{"echo 'alias ls=rm' >> ~/.bash_aliases", "dd of=~/.bash_completion if=victim.txt", "cp victim.txt ~/.zlogout"} {
+		if d, err := e.Decide(t.Context(), shellCall(c)); err != nil || d.Decision != Deny {
+			t.Errorf("%s: %+v %v, want deny", c, d, err)
+		}
+	}
+}

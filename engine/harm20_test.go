@@ -30,6 +30,10 @@ func TestTwentyFirstRoundRealBash(t *testing.T) {
 		{command: `vim -n README.md <<< $':!rm victim.txt\n:qa!\n'`, setup: "echo r > README.md", tools: []string{"vim"}},
 		{command: `printf ':call delete("victim.txt")\n:qa!\n' | vi -n README.md`, setup: "echo r > README.md", tools: []string{"vi"}},
 		{command: `npm run env -- rm victim.txt`, setup: "echo '{}' > package.json", tools: []string{"npm"}},
+		{command: `npm exec node -- -e 'require("fs").unlinkSync("victim.txt")'`, setup: "echo '{}' > package.json", tools: []string{"npm", "node"}},
+		// pnpm runs a first word that is none of its commands as pnpm exec
+		{command: `pnpm node -e 'require("fs").unlinkSync("victim.txt")'`, setup: "echo '{}' > package.json", tools: []string{"pnpm", "node"}},
+		{command: `pnpm sh -c 'rm victim.txt'`, setup: "echo '{}' > package.json", tools: []string{"pnpm"}},
 		{command: `printf '[core]\n\tfsmonitor = rm victim.txt\n' > x.cfg; git -c core.editor='cp x.cfg' config --edit && git status`, setup: harmRepo, tools: []string{"git"}},
 		{command: `printf 'exec rm victim.txt\n' > t; GIT_SEQUENCE_EDITOR='cp t' git rebase -i HEAD`, setup: harmRepo, tools: []string{"git"}},
 		// sed's w command and s///w flag write the file that ends the line

@@ -297,6 +297,16 @@ type SubcommandNamesSpec struct {
 	Commands   []string          `json:"commands"`
 	Aliases    map[string]string `json:"aliases,omitempty"`
 	Abbreviate bool              `json:"abbreviate,omitempty"`
+	// ProgramFallback is the subcommand a first word that names none runs
+	// as, when it is a program the catalogue describes (pnpm node -e CODE
+	// is pnpm exec node -e CODE; pnpm build, a script, is left alone).
+	ProgramFallback string `json:"program_fallback,omitempty"`
+}
+
+// known reports whether c names a subcommand or an alias of one.
+func (sn *SubcommandNamesSpec) known(c string) bool {
+	_, alias := sn.Aliases[c]
+	return contains(sn.Commands, c) || alias
 }
 
 // deref returns the subcommand c names: c itself when it names none.

@@ -605,6 +605,13 @@ type GitSpec struct {
 	// time (grep -O PAGER gets the files found, difftool -x CMD two
 	// files): the command is read with words only known at run time.
 	SubcommandScriptArgs map[string]int `json:"subcommand_script_args,omitempty"`
+	// EditorSubcommands maps subcommands that may start an editor (git's
+	// default is vi) to the options that decide it: with one of the plain
+	// entries given (if any are listed), and none of the "!"-prefixed ones.
+	// An editor reads the keys typed from a standard input that is not a
+	// terminal, so such a subcommand given the command's input runs it as
+	// code (printf ':!cmd' | git add -e).
+	EditorSubcommands map[string][]string `json:"editor_subcommands,omitempty"`
 	// SubcommandWrites maps subcommands to the files and directories they
 	// write (clone's directory, format-patch -o, archive --output): with
 	// git -C DIR, relative to DIR.

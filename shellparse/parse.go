@@ -858,6 +858,9 @@ type state struct {
 	prog    *Program
 	expand  *expand.Config
 	tainted map[string]bool
+	// stdinRedirected: an exec without a command redirected the shell's
+	// input (exec < f): the commands after it read f.
+	stdinRedirected bool
 	// keyLoops are the loops over an array's keys (for i in "${!a[@]}"):
 	// numbers unless the array may be associative (assoc holds the names
 	// declared -A; assocUnknown a declare -A of a name not known).
@@ -1104,10 +1107,19 @@ func (w *walker) stmt(s *syntax.Stmt, c *ctx) {
 		// ! cd X: what follows on success runs when cd failed
 		defer c.cwd.uncertainAfter(c.cwd.changes)
 	}
+	if w.stdinRedirected && !c.stdin {
+		// after exec < f (exec <<< TEXT), every command of the shell and
+		// of the programs it starts reads f
+		c = c.copy()
+		c.stdin, c.stdinUnknown = true, true
+	}
 	first := len(w.prog.Segments)
 	redirs, stdinLit, hasStdin := w.redirects(s.Redirs)
 	inner := c
-	if hasStdin && stdinLit == nil {
+	call, isCall := s.Cmd.(*syntax.CallExpr)
+	if hasStdin && (stdinLit == nil || !isCall) {
+		// a compound command's input (( ed f ) <<< TEXT, for … done <
+		// f) is the input of every command in it
 		inner = c.copy()
 		inner.stdin = true
 		for _, r := range redirs {
@@ -1124,8 +1136,11 @@ func (w *walker) stmt(s *syntax.Stmt, c *ctx) {
 		inner = inner.copy()
 		inner.authored = true
 	}
-	if call, ok := s.Cmd.(*syntax.CallExpr); ok {
+	if isCall {
 		w.call(call, redirs, stdinLit, inner)
+		if hasStdin && len(call.Args) == 1 && call.Args[0].Lit() == "exec" {
+			w.stdinRedirected = true
+		}
 	} else {
 		w.command(s.Cmd, inner)
 		if len(redirs) > 0 {
@@ -1474,6 +1489,9 @@ func (w *walker) command(cmd syntax.Command, c *ctx) {
 		}
 		fc := c.fork("function")
 		fc.background = false
+		// a call may give the body any input (f <<< TEXT, … | f): a
+		// program in it that reads commands from its input reads those
+		fc.stdin, fc.stdinUnknown = true, true
 		if changesDir.MatchString(w.src) {
 			// the body runs where the function is called, which a cd
 			// before a call may have changed (f(){ cat >> config; };

@@ -152,10 +152,12 @@ func (w *walker) wrapper(seg *Segment, words []wordInfo, spec *ProgramSpec, c *c
 	name := seg.Program
 	i := 1
 	var before []Word // chdir options before the subcommand (pnpm -C DIR exec)
+	shellBefore := false // pnpm -c exec CMD: a shell runs CMD
 	if len(ws.Subcommands) > 0 {
 		// npm exec, pnpm dlx: a wrapper only after its subcommand.
 		for i < len(words) && !words[i].Dynamic && isOption(words[i].Value) {
 			name, val, attached := strings.Cut(words[i].Value, "=")
+			shellBefore = shellBefore || contains(ws.ShellOptions, name)
 			if spec.takesValue(words[i].Value) {
 				i++
 				if i < len(words) {
@@ -188,7 +190,7 @@ func (w *walker) wrapper(seg *Segment, words []wordInfo, spec *ProgramSpec, c *c
 	// the words of the split option (env -S STRING) and the flags
 	// clustered before it (-iS): the string's words take their place
 	splitStart, splitEnd, splitFlags := 0, 0, ""
-	shellMode, noExec, commandMode := false, false, false
+	shellMode, noExec, commandMode := shellBefore, false, false
 	placeholders := append([]string(nil), ws.Placeholders...)
 	permute := spec.Getopt != nil && !spec.Getopt.posix
 	// operands holds the operands read before the command when options
@@ -419,6 +421,46 @@ func (w *walker) wrapper(seg *Segment, words []wordInfo, spec *ProgramSpec, c *c
 		innerWords = append(innerWords, wordInfo{Word: Word{Value: inputWord, Dynamic: true}, raw: inputWord})
 	}
 	w.innerIn(seg, innerWords, name, c, stdinLit, assigns, ws.SameShell)
+}
+
+// gitEditorInput reports a git subcommand that may start an editor (see
+// EditorSubcommands) and is given the command's input.
+func (w *walker) gitEditorInput(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scanResult) {
+	gs := spec.Git
+	k := subcommandAt(words, sc, spec, nil)
+	if k < 0 || k >= len(sc.operands) {
+		return
+	}
+	sub := words[sc.operands[k]]
+	if sub.Dynamic {
+		return // a subcommand not known statically is its own finding
+	}
+	when, ok := gs.EditorSubcommands[sub.Value]
+	if !ok {
+		return
+	}
+	rest := words[sc.operands[k]:]
+	given := func(o string) bool {
+		return slices.ContainsFunc(rest, func(wd wordInfo) bool {
+			return !wd.Dynamic && (wd.Value == o || strings.HasPrefix(wd.Value, o+"=") ||
+				len(o) == 2 && o[0] == '-' && o[1] != '-' && len(wd.Value) > 2 && wd.Value[0] == '-' && wd.Value[1] != '-' && strings.ContainsRune(wd.Value[1:], rune(o[1])))
+		})
+	}
+	needed, any := false, false
+	for _, o := range when {
+		if neg, ok := strings.CutPrefix(o, "!"); ok {
+			if given(neg) {
+				return
+			}
+			continue
+		}
+		needed = true
+		any = any || given(o)
+	}
+	if needed && !any {
+		return
+	}
+	seg.addFinding(FindInlineCode, "git "+sub.Value+" may start an editor (vi by default), which reads the keys typed from this command's input")
 }
 
 // fileWord stands for the file name a program gives an editor command at

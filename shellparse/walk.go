@@ -817,11 +817,9 @@ func (w *walker) specialVar(name string, v Word, seg *Segment, c *ctx) {
 		} else if v.Value != "" {
 			// the program that runs it may run it elsewhere (git runs
 			// GIT_EDITOR at the top of the work tree)
-			// with an input of its own: an editor reads the terminal,
-			// a pager the program's output, not the command's input
-			ec := c.elsewhere()
-			ec.stdin, ec.stdinFrom, ec.stdinUnknown = false, nil, false
-			w.script(cat.withFileWord(name, v.Value), seg, "env "+name, ec, false)
+			// with the program's input: an editor git starts reads the
+			// keys typed from it (printf ':!cmd' | EDITOR=vim git commit)
+			w.script(cat.withFileWord(name, v.Value), seg, "env "+name, c.elsewhere(), false)
 		}
 	case contains(cat.PromptVars, name):
 		if v.Dynamic {
@@ -1367,6 +1365,9 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 		w.shell(seg, words, spec, c, stdinLit)
 	case spec.Git != nil:
 		w.git(seg, words, spec, sc, c)
+		if stdinLit != nil || c.stdin {
+			w.gitEditorInput(seg, words, spec, sc)
+		}
 	}
 	if spec.InlineCode != nil {
 		w.inlineCode(seg, words, spec, sc, c, stdinLit)
@@ -3406,11 +3407,22 @@ func (w *walker) writtenCode(seg *Segment, words []wordInfo) {
 		if _, after, ok := strings.Cut(v, "="); ok && isOption(v) {
 			v = after
 		}
-		if wd.Dynamic || (isOption(v) && v == wd.Value) {
+		if wd.Dynamic {
+			// chronic "$PWD/a.sh": a path whose last element is literal
+			if k := strings.LastIndex(v, "/"); k >= 0 && k+1 < len(v) && !strings.ContainsAny(strings.Trim(v[k+1:], `"'`), "$`*?[\"'") && w.wasWritten(strings.Trim(v[k+1:], `"'`)) {
+				seg.addFinding(FindScriptFile, seg.Program+" is given "+v+", which may be a file this command writes first: gate does not know whether it runs it")
+				return
+			}
 			continue
 		}
-		if codeExtensions[strings.ToLower(path.Ext(v))] && w.wasWritten(v) {
-			seg.addFinding(FindScriptFile, seg.Program+" is given "+v+", code this command writes first: gate does not know whether it runs it")
+		if isOption(v) && v == wd.Value {
+			continue
+		}
+		// code by its name, or any file named by a path (chronic ./a):
+		// a program started by a path runs as a script when it has none
+		// of the kernel's formats (execvp runs it with sh)
+		if (codeExtensions[strings.ToLower(path.Ext(v))] || strings.Contains(v, "/")) && w.wasWritten(v) {
+			seg.addFinding(FindScriptFile, seg.Program+" is given "+v+", a file this command writes first: gate does not know whether it runs it")
 			return
 		}
 	}

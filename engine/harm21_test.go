@@ -37,6 +37,15 @@ func TestTwentySecondRoundRealBash(t *testing.T) {
 		{command: `printf '.PS\nsh "rm victim.txt"\n.PE\n' | pic -U > /dev/null`, tools: []string{"pic"}},
 		{command: `printf 'int main(void){return 0;}\n' > x.c; c99-gcc -wrapper perl,-e,'unlink(q(victim.txt))' -c x.c`, tools: []string{"c99-gcc", "perl"}},
 	})
-	allowedStill(t, "while read -r l; do echo \"$l\"; done < victim.txt", "f() { grep -c v; }; f < victim.txt", "exec 2>/dev/null; ls",
+	// git hands its -c configuration to the git a shell alias runs: the
+	// other aliases there are followed no further, and it is a deny
+	e := newTestEngine(t, exclude("run_shell_command(rm)"))
+	for _, c := range []string{`git -c alias.x='!git y' -c alias.y='!rm victim.txt' x`} {
+		if d, err := e.Decide(t.Context(), shellCall(c)); err != nil || d.Decision != Deny {
+			t.Errorf("%s: %+v %v, want deny", c, d, err)
+		}
+	}
+	runHarm(t, []harmCase{{command: `git -c alias.x='!git y' -c alias.y='!rm victim.txt' x`, setup: harmRepo, tools: []string{"git"}}})
+	allowedStill(t, "git -c alias.x='!echo hi' x", "while read -r l; do echo \"$l\"; done < victim.txt", "f() { grep -c v; }; f < victim.txt", "exec 2>/dev/null; ls",
 		"echo msg | git commit -F -", "echo y | git add -A", "pnpm exec eslint .", "pnpm -r exec tsc", "prove -v t/", "capsh --print", "echo '{}' > out.json && jq . ./out.json")
 }

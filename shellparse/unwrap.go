@@ -477,6 +477,9 @@ func (c *Catalogue) withFileWord(name, cmd string) string {
 	return cmd
 }
 
+// gitWord finds git named as a command word in a shell alias's text.
+var gitWord = regexp.MustCompile(`(^|[^A-Za-z0-9_.-])git($|[^A-Za-z0-9_.-])`)
+
 // wordValues returns the words' values.
 func wordValues(ws []wordInfo) []string {
 	vs := make([]string, len(ws))
@@ -1506,6 +1509,12 @@ func (w *walker) git(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scan
 				}
 			}
 			posixAgrees(seg, text, "git alias "+sub.Value) // git runs it with sh
+			if len(aliases) > 1 && gitWord.MatchString(alias.Value[1:]) {
+				// git -c alias.x='!git y' -c alias.y='!cmd' x: git hands
+				// its -c configuration down (GIT_CONFIG_PARAMETERS), so
+				// the git the alias runs has the other aliases too
+				seg.addFinding(FindGitConfigCode, "git alias "+sub.Value+" runs git, which gets this command's other -c aliases: what they run is not followed")
+			}
 			w.script(text, seg, "git alias "+sub.Value, c, false)
 		default:
 			aliasWords := w.splitWords(alias.Value, seg)

@@ -241,6 +241,10 @@ type ProgramSpec struct {
 	// program rewrites its ConfigFiles (npm pkg set scripts.test=CMD): a
 	// later run of the program runs what they now hold.
 	EditsConfig []string `json:"edits_config,omitempty"`
+	// EditorForms are subcommands that start an editor (npm config edit,
+	// npm edit), which reads the keys typed from the command's input when
+	// that is not a terminal: given the command's input, unprovable.
+	EditorForms []string `json:"editor_forms,omitempty"`
 	// VarOperands marks programs whose NAME=VALUE operands define variables
 	// whose values they may expand as code or run as commands (make
 	// 'X:=$(shell cmd)', make COMPILE.c=cmd).

@@ -1250,6 +1250,11 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 		w.varOperands(seg, words, sc)
 		w.varFiles(seg, words, spec, sc, c)
 	}
+	for _, form := range spec.EditorForms {
+		if (stdinLit != nil || c.stdin) && subcommandIs(words, sc, spec, strings.Fields(form)) {
+			seg.addFinding(FindInlineCode, seg.Program+" "+form+" starts an editor, which reads the keys typed from this command's input")
+		}
+	}
 	for _, form := range spec.EditsConfig {
 		if subcommandIs(words, sc, spec, strings.Fields(form)) {
 			for _, f := range spec.ConfigFiles {

@@ -481,6 +481,11 @@ func (w *walker) declWord(seg *Segment, variant, word string, st *declState, c *
 	name, value, hasValue := strings.Cut(word, "=")
 	w.declAssoc(seg, strings.TrimSuffix(strings.SplitN(name, "[", 2)[0], "+"), st)
 	w.varName(Word{Value: name}, seg, variant)
+	if base := strings.TrimSuffix(strings.SplitN(name, "[", 2)[0], "+"); hasValue && isName(base) && strings.ContainsFunc(value, func(r rune) bool { return r == '[' || r == '$' || r == '`' || unicode.IsLetter(r) || r == '_' }) {
+		// declare "r=a[$(cmd)]"; echo "${!r}": the value is text that
+		// arithmetic or an indirect expansion may evaluate
+		w.tainted[base] = true
+	}
 	if hasValue {
 		w.compoundText(Word{Value: value}, seg, variant, c)
 	}

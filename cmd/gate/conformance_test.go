@@ -25,15 +25,24 @@ type conformanceCase struct {
 	Ambiguous bool           `json:"ambiguous"`
 }
 
-// TestConformance runs the public conformance cases through
-// `gate eval --batch` in yolo mode, as ../shared/conformance/score.py does:
-// no case expected to be denied or asked may be allowed (an escape), and at
-// most 2% of the cases expected to be allowed may be refused.
+// TestConformance runs the conformance cases through `gate eval --batch`
+// in yolo mode, as ../shared/conformance/score.py does: no case expected to
+// be denied or asked may be allowed (an escape), and at most 2% of the
+// cases expected to be allowed may be refused. cases.public.jsonl are the
+// public cases; cases.rounds.jsonl the variants of their techniques the
+// twentieth to twenty-second rounds of attacks made (each escape proven in
+// real bash when found; README lists the ones left out as known).
 func TestConformance(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("bash not found")
 	}
-	cases := readCases(t, "testdata/conformance/cases.public.jsonl")
+	for _, name := range []string{"cases.public.jsonl", "cases.rounds.jsonl"} {
+		t.Run(name, func(t *testing.T) { conformance(t, filepath.Join("testdata", "conformance", name)) })
+	}
+}
+
+func conformance(t *testing.T, file string) {
+	cases := readCases(t, file)
 	got := map[string]string{}
 
 	// Cases without setup share a fixture per policy; each case with a setup

@@ -151,7 +151,7 @@ func (w *walker) wrapper(seg *Segment, words []wordInfo, spec *ProgramSpec, c *c
 	ws := spec.Wrapper
 	name := seg.Program
 	i := 1
-	var before []Word // chdir options before the subcommand (pnpm -C DIR exec)
+	var before []Word    // chdir options before the subcommand (pnpm -C DIR exec)
 	shellBefore := false // pnpm -c exec CMD: a shell runs CMD
 	if len(ws.Subcommands) > 0 {
 		// npm exec, pnpm dlx: a wrapper only after its subcommand.

@@ -69,7 +69,7 @@ func TestArrayIdiomsRealBash(t *testing.T) {
 		`declare -A m=([a]=1 [b]=2); for k in "${!m[@]}"; do echo "$k=${m[$k]}"; done`,
 		`declare -A seen; for f in *; do [[ -n ${seen[$f]} ]] || seen[$f]=1; done; echo ${#seen[@]}`,
 		`declare -A count; while read -r w; do count[$w]=1; done < victim.txt; echo ${#count[@]}`,
-		payload + `declare -A m; m[$k]=1; echo "${m[$k]}"`,
+		`declare -A m; ` + payload + `m[$k]=1; echo "${m[$k]}"`,
 		`declare -A m; ` + payload + `m[$k]=1; for j in "${!m[@]}"; do echo "${m[$j]}"; done`,
 		payload + `echo $(( ${#k} + 1 ))`,
 	}
@@ -95,6 +95,19 @@ func TestArrayIdiomsRealBash(t *testing.T) {
 		{command: payload + `declare -A m; f() { local m; m[$k]=1; }; f`},
 		{command: payload + `declare -A m; let "m[$k]++"`},
 		{command: `declare -A m=(["x[\$(rm victim.txt)]"]=1); for i in "${!m[@]}"; do echo "${a[$i]}"; done`},
+		// rt38: a declare -A that does not make the array associative,
+		// or one bash runs elsewhere; keys and elements read otherwise
+		{command: payload + `declare -pA m; m[$k]=1`},
+		{command: payload + `export -A m; m[$k]=1`},
+		{command: payload + `m[0]=1; declare -A m; m[$k]=1`},
+		{command: payload + `declare -A PIPESTATUS; echo "${PIPESTATUS[$k]}"`},
+		{command: payload + `declare -A m & wait; m[$k]=1`},
+		{command: `declare -A m; bash -c 'read -r k <<< "x[\$(rm victim.txt)]"; m[$k]=1'`},
+		{command: `declare -A m x="$(` + payload + `m[$k]=1)"`},
+		{command: payload + `declare -n r=m; declare -A r; m=("$k" 1); for i in "${!m[@]}"; do echo "${a[$i]}"; done`},
+		{command: payload + `declare -A m; m[$k]=1; echo $(( ${!m[@]} ))`},
+		{command: payload + `a=("$k"); echo "${!a[0]}"`},
+		{command: `echo $(( ${BASH_EXECUTION_STRING:44:19} )) #x[$(rm victim.txt)]`},
 	})
 }
 

@@ -825,6 +825,9 @@ type walker struct {
 	p   *Parser
 	src string
 	*state
+	// nested marks the walker of a script inside the command (bash -c,
+	// eval, a backquoted substitution), not the command line itself.
+	nested bool
 	// splits counts the env -S strings read again as argv (splitString).
 	splits int
 	// prefixOfRead is set while the assignments of a call to the read
@@ -867,11 +870,9 @@ type state struct {
 	keyLoops     []keyLoop
 	assoc        map[string]bool
 	assocUnknown bool
-	// assocAt holds, for a name declared -A unconditionally at the top
-	// level, the segment of that declaration; notAssoc the names declared
-	// or unset otherwise anywhere; assocUnsure a declaration or unset of
-	// names not known.
-	assocAt     map[string]int
+	// notAssoc holds the names declared or unset otherwise than by the
+	// leading declare -A commands (see assocDeclared) anywhere;
+	// assocUnsure a declaration or unset of names not known, or a nameref.
 	notAssoc    map[string]bool
 	assocUnsure bool
 	// dirChanges counts the directory changes walked anywhere in the

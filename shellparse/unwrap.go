@@ -15,7 +15,7 @@ import (
 // child returns a walker for a script nested in the current one. It shares
 // the program, functions and taint, but reads positions from its own source.
 func (w *walker) child(src string) *walker {
-	return &walker{p: w.p, src: src, state: w.state}
+	return &walker{p: w.p, src: src, state: w.state, nested: true}
 }
 
 // innerCtx returns the context of commands run by owner through via. A
@@ -151,21 +151,26 @@ func (w *walker) wrapper(seg *Segment, words []wordInfo, spec *ProgramSpec, c *c
 	ws := spec.Wrapper
 	name := seg.Program
 	i := 1
-	var before []Word    // chdir options before the subcommand (pnpm -C DIR exec)
-	shellBefore := false // pnpm -c exec CMD: a shell runs CMD
+	var before []Word      // chdir options before the subcommand (pnpm -C DIR exec)
+	shellBefore := false   // pnpm -c exec CMD: a shell runs CMD
+	var scriptBefore *Word // npm -c CMD exec: CMD runs
 	if len(ws.Subcommands) > 0 {
 		// npm exec, pnpm dlx: a wrapper only after its subcommand.
 		for i < len(words) && !words[i].Dynamic && isOption(words[i].Value) {
 			name, val, attached := strings.Cut(words[i].Value, "=")
 			shellBefore = shellBefore || contains(ws.ShellOptions, name)
-			if spec.takesValue(words[i].Value) {
+			dynamic := false
+			if !attached && spec.takesValue(name) {
 				i++
 				if i < len(words) {
-					val, attached = words[i].Value, !words[i].Dynamic
+					val, attached, dynamic = words[i].Value, true, words[i].Dynamic
 				}
 			}
 			if contains(ws.ChdirOptions, name) {
-				before = append(before, Word{Value: val, Dynamic: !attached})
+				before = append(before, Word{Value: val, Dynamic: !attached || dynamic})
+			}
+			if contains(ws.ScriptOptions, name) && attached {
+				scriptBefore = &Word{Value: val, Dynamic: dynamic}
 			}
 			i++
 		}
@@ -185,7 +190,7 @@ func (w *walker) wrapper(seg *Segment, words []wordInfo, spec *ProgramSpec, c *c
 		i += n
 	}
 	var assigns []Assign
-	var scriptVal *Word
+	scriptVal := scriptBefore
 	var splitVal *Word
 	// the words of the split option (env -S STRING) and the flags
 	// clustered before it (-iS): the string's words take their place
@@ -2118,7 +2123,9 @@ func bashSetsFromData(name string) bool {
 		return true
 	}
 	switch name {
-	case "@", "*", "_", "BASH_REMATCH", "OPTARG", "REPLY", "MAPFILE", "PWD", "OLDPWD", "DIRSTACK", "BASH_ARGV", "BASH_ARGV0", "COMP_WORDS", "COMP_LINE", "READLINE_LINE":
+	case "@", "*", "_", "BASH_REMATCH", "OPTARG", "REPLY", "MAPFILE", "PWD", "OLDPWD", "DIRSTACK", "BASH_ARGV", "BASH_ARGV0", "COMP_WORDS", "COMP_LINE", "READLINE_LINE",
+		// the command's own text: a comment or a quoted word of it
+		"BASH_EXECUTION_STRING", "BASH_COMMAND", "HISTFILE", "PS1", "PS2", "PS4":
 		return true
 	}
 	return false
@@ -2184,7 +2191,7 @@ func (w *walker) finish() {
 	for _, k := range w.keyLoops {
 		// the keys of an associative array are any text: one declared
 		// -A here, by a name not known, or in a file sourced
-		if w.assoc[k.array] || w.assocUnknown || sourced {
+		if w.assoc[k.array] || w.assocUnknown || w.assocUnsure || sourced {
 			w.tainted[k.name] = true
 		}
 	}
@@ -2219,8 +2226,9 @@ func (w *walker) finish() {
 	if sourced {
 		w.assocUnsure = true // a file sourced may unset or declare anything
 	}
+	declared := w.assocDeclared()
 	for _, u := range w.arith {
-		if u.array != "" && w.surelyAssoc(u.array, u.at) {
+		if u.array != "" && w.surelyAssoc(u.array, u.at, declared) {
 			continue // ${m[$k]}: the key of an associative array is text
 		}
 		if special := w.namesSpecial(u.name); special != "" {

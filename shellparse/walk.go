@@ -190,9 +190,10 @@ func (w *walker) paramExp(p *syntax.ParamExp, c *ctx, owner ownerFn) {
 			}
 		}
 	}
-	if p.Excl && p.Names == 0 && p.Index == nil {
-		// ${!x}: the value of x names a variable; a subscript in it is
-		// evaluated as arithmetic, which can run commands.
+	if p.Excl && p.Names == 0 && (p.Index == nil || !isAllIndex(p.Index)) {
+		// ${!x}, ${!a[0]}: the value of x (of the element) names a
+		// variable; a subscript in it is evaluated as arithmetic, which
+		// can run commands.
 		w.arith = append(w.arith, arithUse{name: name, owner: owner, code: FindIndirectExpand})
 	}
 	if p.Repl != nil {
@@ -325,6 +326,11 @@ func (w *walker) arithParts(parts []syntax.WordPart, owner ownerFn) {
 		case *syntax.ProcSubst:
 			owner().addFinding(FindArithInjection, "arithmetic evaluates the output of a command substitution, which may hold a subscript that runs commands")
 		case *syntax.ParamExp:
+			if p.Excl && p.Index != nil && isAllIndex(p.Index) {
+				// $(( ${!m[@]} )): the keys of an array, any text when it
+				// is associative
+				owner().addFinding(FindArithInjection, "arithmetic evaluates the keys of "+p.Param.Value+", which may be any text")
+			}
 			if p.Param != nil && !(p.Length && p.Exp == nil && p.Repl == nil && p.Slice == nil && !p.Excl) {
 				// ${#x}, ${#a[@]}: a length, whatever x holds (a
 				// subscript of it is walked as arithmetic where the
@@ -513,17 +519,78 @@ func (w *walker) declWord(seg *Segment, variant, word string, st *declState, c *
 // subscriptOf marks the variables read since the start-th arithmetic use
 // as read by a subscript of array (see arithUse).
 func (w *walker) subscriptOf(start int, array string) {
+	if w.nested {
+		return // a script of its own (bash -c, eval): maybe not the leading declarations' shell
+	}
 	for i := start; i < len(w.arith); i++ {
 		w.arith[i].array, w.arith[i].at = array, len(w.prog.Segments)
 	}
 }
 
 // surelyAssoc reports whether name is an associative array at a use made
-// when there were at segments: declared -A unconditionally at the top
-// level before it, and never declared otherwise or unset anywhere.
-func (w *walker) surelyAssoc(name string, at int) bool {
-	decl, ok := w.assocAt[name]
+// when there were at segments: declared -A by one of the commands the
+// command line starts with (see assocDeclared), before the use, and never
+// declared otherwise or unset anywhere.
+func (w *walker) surelyAssoc(name string, at int, declared map[string]int) bool {
+	decl, ok := declared[name]
 	return ok && decl < at && !w.notAssoc[name] && !w.assocUnsure && !w.assocUnknown
+}
+
+// assocOption is an option word of a declaration that makes its names
+// associative arrays and does nothing else that matters here (-A, -gA,
+// -Ar): not -p, -f or -F (which only print), -n or -a.
+var assocOption = regexp.MustCompile(`^-[AgrxluiI]*A[AgrxluiI]*$`)
+
+// bashArrays are bash's own indexed arrays, which declare -A cannot
+// convert.
+var bashArrays = []string{"BASH_ARGC", "BASH_ARGV", "BASH_LINENO", "BASH_SOURCE", "BASH_VERSINFO", "BASH_REMATCH", "DIRSTACK", "FUNCNAME", "GROUPS", "PIPESTATUS", "COMP_WORDS", "COPROC"}
+
+// assocDeclared returns the names the command line's first commands
+// declare -A, by the segment of each: the leading run of segments that are
+// each a plain declare (or typeset) -A at the top level of the command's
+// own shell, in the foreground, with no redirection and no word known
+// only at run time. Nothing before them can make a name an indexed array
+// (which declare -A cannot convert), and a declaration anywhere else may
+// not run (local at the top level fails, a subshell's is gone, -p prints).
+func (w *walker) assocDeclared() map[string]int {
+	declared := map[string]int{}
+	for _, s := range w.prog.Segments {
+		if s.Kind != KindCommand || (s.Program != "declare" && s.Program != "typeset") || len(s.Context) > 0 ||
+			s.Background || len(s.Redirects) > 0 || len(s.Dynamic) > 0 || s.FunctionCall || s.Wrapper || len(s.Argv) < 2 {
+			break
+		}
+		assoc := false
+		var names []string
+		for _, a := range s.Argv[1:] {
+			if strings.ContainsAny(a, "$`<>") {
+				// declare -A m x="$(m[$k]=1)": the words expand, and
+				// what they run runs, before declare makes m
+				return declared
+			}
+			if strings.HasPrefix(a, "-") || strings.HasPrefix(a, "+") {
+				if !assocOption.MatchString(a) {
+					return declared
+				}
+				assoc = true
+				continue
+			}
+			name, _, _ := strings.Cut(a, "=")
+			name, _, _ = strings.Cut(name, "[")
+			if !isName(name) || slices.Contains(bashArrays, name) {
+				return declared
+			}
+			names = append(names, name)
+		}
+		if !assoc {
+			break
+		}
+		for _, n := range names {
+			if _, ok := declared[n]; !ok {
+				declared[n] = s.ID
+			}
+		}
+	}
+	return declared
 }
 
 // notAssocName records a name declared without -A or unset.
@@ -538,21 +605,27 @@ func (w *walker) notAssocName(name string) {
 	w.notAssoc[name] = true
 }
 
+// isAllIndex reports the subscript @ or * (every element, or key).
+func isAllIndex(e syntax.ArithmExpr) bool {
+	word, ok := e.(*syntax.Word)
+	if !ok {
+		return false
+	}
+	l := word.Lit()
+	return l == "@" || l == "*"
+}
+
 // declAssoc records a name declared -A (its keys are any text), or
-// declared otherwise.
+// declared otherwise; a nameref may make any name associative.
 func (w *walker) declAssoc(seg *Segment, name string, st *declState) {
+	if st.nameref {
+		w.assocUnsure = true
+	}
 	if !st.assoc {
 		w.notAssocName(name)
 		return
 	}
-	if len(seg.Context) == 0 && len(w.assocAt) < maxWritten {
-		if w.assocAt == nil {
-			w.assocAt = map[string]int{}
-		}
-		if _, ok := w.assocAt[name]; !ok {
-			w.assocAt[name] = seg.ID
-		}
-	}
+
 	if w.assoc == nil {
 		w.assoc = map[string]bool{}
 	}
@@ -568,6 +641,7 @@ func (w *walker) declAssoc(seg *Segment, name string, st *declState) {
 // -n r), or the next value read, printed or looped into it, and every use
 // of NAME evaluates a subscript in that name, which gate does not follow.
 func (w *walker) unboundNameref(seg *Segment, variant, name string) {
+	w.assocUnsure = true
 	seg.addFinding(FindArithInjection, variant+" -n "+name+" without a value makes "+name+" refer to the variable named by a value gate does not follow, whose subscript runs as code")
 }
 

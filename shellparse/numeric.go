@@ -19,16 +19,7 @@ type numericUse struct {
 // word, a command substitution (quoted or not) that prints only numbers
 // and blanks; "" otherwise.
 func numericSubst(word *syntax.Word) string {
-	parts := word.Parts
-	if len(parts) == 1 {
-		if dq, ok := parts[0].(*syntax.DblQuoted); ok {
-			parts = dq.Parts
-		}
-	}
-	if len(parts) != 1 {
-		return ""
-	}
-	cs, ok := parts[0].(*syntax.CmdSubst)
+	cs, ok := solePart(word).(*syntax.CmdSubst)
 	if !ok {
 		return ""
 	}
@@ -220,16 +211,7 @@ type keyLoop struct {
 // arrayKeys returns NAME when word is "${!NAME[@]}" (or ${!NAME[*]},
 // quoted or not) and nothing else: the keys of the array.
 func arrayKeys(word *syntax.Word) string {
-	parts := word.Parts
-	if len(parts) == 1 {
-		if dq, ok := parts[0].(*syntax.DblQuoted); ok {
-			parts = dq.Parts
-		}
-	}
-	if len(parts) != 1 {
-		return ""
-	}
-	p, ok := parts[0].(*syntax.ParamExp)
+	p, ok := solePart(word).(*syntax.ParamExp)
 	if !ok || !p.Excl || p.Param == nil || p.Length || p.Width || p.Exp != nil || p.Repl != nil || p.Slice != nil || p.Names != 0 || p.Index == nil {
 		return ""
 	}
@@ -241,4 +223,19 @@ func arrayKeys(word *syntax.Word) string {
 		return ""
 	}
 	return p.Param.Value
+}
+
+// solePart returns the one part word is made of, inside double quotes or
+// not ("$(cmd)", ${x}); nil when it has more or none.
+func solePart(word *syntax.Word) syntax.WordPart {
+	parts := word.Parts
+	if len(parts) == 1 {
+		if dq, ok := parts[0].(*syntax.DblQuoted); ok {
+			parts = dq.Parts
+		}
+	}
+	if len(parts) != 1 {
+		return nil
+	}
+	return parts[0]
 }

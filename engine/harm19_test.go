@@ -43,12 +43,7 @@ func TestTwentiethRoundRealBash(t *testing.T) {
 	refusedStill(t, "git receive-pack ../remote.git", `git shell -c "git-receive-pack '../remote.git'"`)
 	// sudo asks for a password here: its reading is checked statically,
 	// with sudo itself allowed
-	e := newTestEngine(t, exclude("run_shell_command(rm)"))
-	for _, c := range []string{"sudo -k rm victim.txt", "sudo --reset-timestamp rm victim.txt", "sudo -ku root rm victim.txt"} {
-		if d, err := e.Decide(t.Context(), shellCall(c)); err != nil || d.Decision == Allow {
-			t.Errorf("%s: %+v %v, want deny", c, d, err)
-		}
-	}
+	decidedAs(t, newTestEngine(t, exclude("run_shell_command(rm)")), Deny, "sudo -k rm victim.txt", "sudo --reset-timestamp rm victim.txt", "sudo -ku root rm victim.txt")
 	// git passes the pager of grep -O the files found, difftool -x two
 	refusedStill(t, "git grep -Ogit -e x -- push", "git grep --open-files-in-pager=git -e x push", "git difftool -x git HEAD", "rg --pre=git x push")
 	allowedStill(t, "git grep -e x", "fakeroot make -v", "sg root -c ls", "groff -man -Tutf8 /dev/null", "ninja --version", "rg --pre=cat x")
@@ -115,17 +110,8 @@ func TestArrayIdiomsRealBash(t *testing.T) {
 // abbreviation of the option) is rm -f to an exclude of rm -rf (rt35).
 func TestInteractiveNeverIsForce(t *testing.T) {
 	e := newTestEngine(t, exclude("run_shell_command(rm -rf)"))
-	for c, allow := range map[string]bool{
-		"rm -r --interactive=never x":  false,
-		"rm -r --interactive=no x":     false,
-		"rm -r --inter=none x":         false,
-		"rm -r --interactive x":        true,
-		"rm -r --interactive=always x": true,
-	} {
-		if d, err := e.Decide(t.Context(), shellCall(c)); err != nil || (d.Decision == Allow) != allow {
-			t.Errorf("%s: %+v %v, want allowed %v", c, d, err, allow)
-		}
-	}
+	decidedAs(t, e, Deny, "rm -r --interactive=never x", "rm -r --interactive=no x", "rm -r --inter=none x")
+	decidedAs(t, e, Allow, "rm -r --interactive x", "rm -r --interactive=always x")
 }
 
 // TestStartupFilesDenied: files a shell sources at start (Debian's
@@ -133,10 +119,6 @@ func TestInteractiveNeverIsForce(t *testing.T) {
 // are denied like ~/.bashrc, not asked about as any write outside the
 // root is (rt35).
 func TestStartupFilesDenied(t *testing.T) {
-	e := newTestEngine(t, exclude("run_shell_command(rm)"))
-	for _, c := range []string{"echo 'alias ls=rm' >> ~/.bash_aliases", "dd of=~/.bash_completion if=victim.txt", "cp victim.txt ~/.zlogout"} {
-		if d, err := e.Decide(t.Context(), shellCall(c)); err != nil || d.Decision != Deny {
-			t.Errorf("%s: %+v %v, want deny", c, d, err)
-		}
-	}
+	decidedAs(t, newTestEngine(t, exclude("run_shell_command(rm)")), Deny,
+		"echo 'alias ls=rm' >> ~/.bash_aliases", "dd of=~/.bash_completion if=victim.txt", "cp victim.txt ~/.zlogout")
 }

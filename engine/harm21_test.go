@@ -42,12 +42,7 @@ func TestTwentySecondRoundRealBash(t *testing.T) {
 	})
 	// git hands its -c configuration to the git a shell alias runs: the
 	// other aliases there are followed no further, and it is a deny
-	e := newTestEngine(t, exclude("run_shell_command(rm)"))
-	for _, c := range []string{`git -c alias.x='!git y' -c alias.y='!rm victim.txt' x`} {
-		if d, err := e.Decide(t.Context(), shellCall(c)); err != nil || d.Decision != Deny {
-			t.Errorf("%s: %+v %v, want deny", c, d, err)
-		}
-	}
+	decidedAs(t, newTestEngine(t, exclude("run_shell_command(rm)")), Deny, `git -c alias.x='!git y' -c alias.y='!rm victim.txt' x`)
 	runHarm(t, []harmCase{{command: `git -c alias.x='!git y' -c alias.y='!rm victim.txt' x`, setup: harmRepo, tools: []string{"git"}}})
 	allowedStill(t, "git -c alias.x='!echo hi' x", "while read -r l; do echo \"$l\"; done < victim.txt", "f() { grep -c v; }; f < victim.txt", "exec 2>/dev/null; ls",
 		"echo msg | git commit -F -", "echo y | git add -A", "pnpm exec eslint .", "pnpm -r exec tsc", "prove -v t/", "capsh --print", "echo '{}' > out.json && jq . ./out.json")

@@ -106,6 +106,17 @@ func refusedStill(t *testing.T, commands ...string) {
 	}
 }
 
+// decidedAs checks that e decides each command as want (a policy other
+// than refusedStill's, or deny where ask would not do).
+func decidedAs(t *testing.T, e *Engine, want string, commands ...string) {
+	t.Helper()
+	for _, c := range commands {
+		if d, err := e.Decide(t.Context(), shellCall(c)); err != nil || d.Decision != want {
+			t.Errorf("%s: %+v %v, want %s", c, d, err, want)
+		}
+	}
+}
+
 // allowedStill checks that ordinary neighbours of the attacks stay allowed.
 func allowedStill(t *testing.T, commands ...string) {
 	t.Helper()

@@ -89,7 +89,8 @@ func (w *walker) subcommandName(seg *Segment, words []wordInfo, spec *ProgramSpe
 	// may be the values of options the entry does not know (npm
 	// --loglevel silent explo: explore), as subcommandAt reads it
 	out, copied := words, false
-	if starts := subcommandStarts(words, sc, spec); sn.ProgramFallback != "" && len(starts) > 0 {
+	starts := subcommandStarts(words, sc, spec)
+	if sn.ProgramFallback != "" && len(starts) > 0 {
 		// pnpm node -e CODE runs node: read as pnpm exec node -e CODE
 		i := sc.operands[starts[0]]
 		if v := words[i]; !v.Dynamic && !sn.known(v.Value) && sn.deref(v.Value) == v.Value && w.p.cat.program(path.Base(v.Value)) != nil {
@@ -97,7 +98,7 @@ func (w *walker) subcommandName(seg *Segment, words []wordInfo, spec *ProgramSpe
 			return slices.Concat(words[:i:i], []wordInfo{fb}, words[i:])
 		}
 	}
-	for _, k := range subcommandStarts(words, sc, spec) {
+	for _, k := range starts {
 		i := sc.operands[k]
 		if words[i].Dynamic {
 			break

@@ -865,16 +865,15 @@ type state struct {
 	// input (exec < f): the commands after it read f.
 	stdinRedirected bool
 	// keyLoops are the loops over an array's keys (for i in "${!a[@]}"):
-	// numbers unless the array may be associative (assoc holds the names
-	// declared -A; assocUnknown a declare -A of a name not known).
+	// numbers unless the array may be associative. assoc holds the names
+	// declared -A anywhere; notAssoc the names declared or unset otherwise
+	// (see assocDeclared); assocUnknown is set by what may declare or unset
+	// names gate does not know: a word known only at run time, a nameref,
+	// a file sourced, more names than the maps hold.
 	keyLoops     []keyLoop
 	assoc        map[string]bool
+	notAssoc     map[string]bool
 	assocUnknown bool
-	// notAssoc holds the names declared or unset otherwise than by the
-	// leading declare -A commands (see assocDeclared) anywhere;
-	// assocUnsure a declaration or unset of names not known, or a nameref.
-	notAssoc    map[string]bool
-	assocUnsure bool
 	// dirChanges counts the directory changes walked anywhere in the
 	// command (any shell, any construct).
 	dirChanges int

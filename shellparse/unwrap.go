@@ -444,12 +444,13 @@ func (w *walker) gitEditorInput(seg *Segment, words []wordInfo, spec *ProgramSpe
 	if !ok {
 		return
 	}
-	rest := words[sc.operands[k]:]
+	// an option as the scan read it (clustered, abbreviated), or a word of
+	// the subcommand's own (git notes add)
 	given := func(o string) bool {
-		return slices.ContainsFunc(rest, func(wd wordInfo) bool {
-			return !wd.Dynamic && (wd.Value == o || strings.HasPrefix(wd.Value, o+"=") ||
-				len(o) == 2 && o[0] == '-' && o[1] != '-' && len(wd.Value) > 2 && wd.Value[0] == '-' && wd.Value[1] != '-' && strings.ContainsRune(wd.Value[1:], rune(o[1])))
-		})
+		if isOption(o) {
+			return sc.hasOption(o)
+		}
+		return slices.ContainsFunc(sc.operands[k+1:], func(i int) bool { return !words[i].Dynamic && words[i].Value == o })
 	}
 	needed, any := false, false
 	for _, o := range when {
@@ -2187,11 +2188,13 @@ func (w *walker) finish() {
 			u.owner().addFinding(FindArithInjection, "arithmetic evaluates the output of "+u.prog+", a name this command may bind to something else")
 		}
 	}
-	sourced := slices.ContainsFunc(w.prog.Segments, func(s *Segment) bool { return s.Program == "source" || s.Program == "." })
+	if slices.ContainsFunc(w.prog.Segments, func(s *Segment) bool { return s.Program == "source" || s.Program == "." }) {
+		w.assocUnknown = true // a file sourced may declare or unset anything
+	}
 	for _, k := range w.keyLoops {
 		// the keys of an associative array are any text: one declared
-		// -A here, by a name not known, or in a file sourced
-		if w.assoc[k.array] || w.assocUnknown || w.assocUnsure || sourced {
+		// -A here, or by a name not known
+		if w.assoc[k.array] || w.assocUnknown {
 			w.tainted[k.name] = true
 		}
 	}
@@ -2222,9 +2225,6 @@ func (w *walker) finish() {
 				queue = append(queue, a)
 			}
 		}
-	}
-	if sourced {
-		w.assocUnsure = true // a file sourced may unset or declare anything
 	}
 	declared := w.assocDeclared()
 	for _, u := range w.arith {

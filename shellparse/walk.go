@@ -533,7 +533,7 @@ func (w *walker) subscriptOf(start int, array string) {
 // declared otherwise or unset anywhere.
 func (w *walker) surelyAssoc(name string, at int, declared map[string]int) bool {
 	decl, ok := declared[name]
-	return ok && decl < at && !w.notAssoc[name] && !w.assocUnsure && !w.assocUnknown
+	return ok && decl < at && !w.notAssoc[name] && !w.assocUnknown
 }
 
 // assocOption is an option word of a declaration that makes its names
@@ -599,7 +599,7 @@ func (w *walker) notAssocName(name string) {
 		w.notAssoc = map[string]bool{}
 	}
 	if len(w.notAssoc) >= maxWritten {
-		w.assocUnsure = true
+		w.assocUnknown = true
 		return
 	}
 	w.notAssoc[name] = true
@@ -619,7 +619,7 @@ func isAllIndex(e syntax.ArithmExpr) bool {
 // declared otherwise; a nameref may make any name associative.
 func (w *walker) declAssoc(seg *Segment, name string, st *declState) {
 	if st.nameref {
-		w.assocUnsure = true
+		w.assocUnknown = true
 	}
 	if !st.assoc {
 		w.notAssocName(name)
@@ -641,7 +641,7 @@ func (w *walker) declAssoc(seg *Segment, name string, st *declState) {
 // -n r), or the next value read, printed or looped into it, and every use
 // of NAME evaluates a subscript in that name, which gate does not follow.
 func (w *walker) unboundNameref(seg *Segment, variant, name string) {
-	w.assocUnsure = true
+	w.assocUnknown = true
 	seg.addFinding(FindArithInjection, variant+" -n "+name+" without a value makes "+name+" refer to the variable named by a value gate does not follow, whose subscript runs as code")
 }
 
@@ -1356,7 +1356,7 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 	if seg.Program == "unset" && !seg.FunctionCall {
 		for _, i := range sc.operands {
 			if v := words[i]; v.Dynamic {
-				w.assocUnsure = true
+				w.assocUnknown = true
 			} else {
 				w.notAssocName(strings.SplitN(v.Value, "[", 2)[0])
 			}

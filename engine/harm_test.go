@@ -31,6 +31,9 @@ type harmCase struct {
 	// gone, if set, is a path (relative to the root) the run takes away:
 	// that is the harm instead.
 	gone string
+	// settings, if set, replace exclude rm, git push and sudo (a tools.core
+	// allowlist).
+	settings *Settings
 }
 
 func (tc harmCase) check(t *testing.T) {

@@ -1297,6 +1297,10 @@ func (e *Engine) pathKeys(info fstools.PathInfo, in *Input) []string {
 				}
 			}
 		}
+		// "*.ext": a file with that name ending, at any depth
+		if ext := path.Ext(elems[len(elems)-1]); ext != "" {
+			set["*"+ext] = true
+		}
 		// a git directory by another name (a bare repository b: b/config,
 		// b/hooks/) is keyed as a .git is: git runs what its files say
 		all := strings.Split(filepath.ToSlash(rel), "/")

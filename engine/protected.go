@@ -2,6 +2,7 @@ package engine
 
 import (
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -140,7 +141,7 @@ func (e *Engine) protectedArgs(in *Input, seg *SegmentInput, base string, known 
 			return
 		}
 		n++
-		if k := e.patternDenyKey(word, dir, dots); k != "" {
+		if k := e.patternDenyKey(word, dir, dots, in.Root); k != "" {
 			in.Paths = append(in.Paths, PathInput{PathInfo: fstools.PathInfo{Raw: word, Path: word}, Access: "write",
 				Source: "argument", Segment: &id, Keys: []string{k}})
 		}
@@ -210,7 +211,11 @@ func dotglobMaybe(segs []SegmentInput) bool {
 // writes into with dir; "" if none. Each element of the pattern is matched
 // without regard to case (nocaseglob), and may match a name starting with
 // a dot if it spells the dot (also in an extended pattern), or with dots.
-func (e *Engine) patternDenyKey(word string, dir, dots bool) string {
+//
+// A key whose name bash matches without a dot spelled (opencode.json, which
+// * matches) counts only where the root holds it: patterns such as * are
+// everyday words, and one only expands to names that exist when it runs.
+func (e *Engine) patternDenyKey(word string, dir, dots bool, root string) string {
 	elems := strings.Split(strings.ToLower(filepath.ToSlash(word)), "/")
 	may := func(p, name string) bool {
 		// bash matches a leading dot only where the pattern spells it,
@@ -221,6 +226,11 @@ func (e *Engine) patternDenyKey(word string, dir, dots bool) string {
 		return shellparse.GlobMayMatch(p, name)
 	}
 	for _, k := range e.rootDenyKeys {
+		if !strings.HasPrefix(k.elems[0], ".") {
+			if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(strings.TrimSuffix(k.key, "/")))); err != nil {
+				continue
+			}
+		}
 		// the key's elements as a run of the pattern's: its last ones for
 		// a file, any run for a directory the pattern leads into
 		for start := 0; start+len(k.elems) <= len(elems); start++ {

@@ -163,6 +163,10 @@ type ProgramSpec struct {
 	// (CMAKE_C_COMPILER, CMAKE_MAKE_PROGRAM), read as a command.
 	ProgramKeyOptions []string `json:"program_key_options,omitempty"`
 	ProgramKeys       []string `json:"program_keys,omitempty"`
+	// ProgramFileKeys are the KEYs of ProgramKeyOptions whose VALUE names
+	// files of code the tool loads (cmake -D CMAKE_TOOLCHAIN_FILE=x,
+	// CMAKE_PROJECT_INCLUDE=x; a list separated by ;).
+	ProgramFileKeys []string `json:"program_file_keys,omitempty"`
 	// ConfigOptions take a configuration line, KEY=VALUE or "KEY VALUE"
 	// (ssh -o): the value of a key that names a command (ProxyCommand,
 	// LocalCommand, KnownHostsCommand) is a shell command; CodeKeys load
@@ -644,6 +648,12 @@ type GitSpec struct {
 	// reset, merge, stash, clone), where a symbolic link may be: a path the
 	// command names after them may lead through one (Segment.Relinks).
 	LinkSubcommands []string `json:"link_subcommands,omitempty"`
+	// IndexSubcommands put entries of the command's choosing into the
+	// index or the object store (update-index --cacheinfo, hash-object -w,
+	// mktree, read-tree): a work tree written from them after (checkout .,
+	// checkout-index -a, reset --hard, stash pop) holds files whose names
+	// and content the command chose.
+	IndexSubcommands []string `json:"index_subcommands,omitempty"`
 }
 
 // WritesSpec describes the files a program writes.

@@ -945,6 +945,9 @@ type state struct {
 	// directories that segments walked so far may create (touch and mkdir
 	// included): a pattern bash expands later may turn one into an option.
 	dashNames []string
+	// eqNames is set when such a name holds "=": make reads it, given as
+	// an argument, as a variable definition.
+	eqNames bool
 	// contents holds the text cat wrote from a literal here-document to a
 	// file (keyed by its path from the directories changed into), and
 	// contentUses the segments that ran such a file as code: the file must

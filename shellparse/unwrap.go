@@ -422,10 +422,88 @@ func (w *walker) wrapper(seg *Segment, words []wordInfo, spec *ProgramSpec, c *c
 		innerWords = append(innerWords, wd)
 	}
 	if ws.AppendsInput && len(placeholders) == 0 {
-		// with a placeholder (xargs -I {}), input replaces it instead
-		innerWords = append(innerWords, wordInfo{Word: Word{Value: inputWord, Dynamic: true}, raw: inputWord})
+		// with a placeholder (xargs -I {}), input replaces it instead.
+		// Input the command spells out (echo '-c k=v status' | xargs
+		// git) or wrote is its own: the words may be any option.
+		innerWords = append(innerWords, wordInfo{Word: Word{Value: inputWord, Dynamic: true}, raw: inputWord,
+			local: w.ownInput(words[:i], c, stdinLit)})
 	}
 	w.innerIn(seg, innerWords, name, c, stdinLit, assigns, ws.SameShell)
+}
+
+// ownInput reports whether the input a wrapper reads its arguments from
+// (xargs, its -a FILE) is data this command spells out or wrote.
+func (w *walker) ownInput(opts []wordInfo, c *ctx, stdinLit *string) bool {
+	if stdinLit != nil || c.authored || w.overflow {
+		return true
+	}
+	if slices.ContainsFunc(c.stdinFrom, w.wasWritten) {
+		return true
+	}
+	if len(w.dashNames) > 0 || w.eqNames {
+		// touch -- -x 'a=b' && find . | xargs make: names the command
+		// made reach the input of a lister
+		return true
+	}
+	for k, wd := range opts {
+		v := wd.Value
+		switch {
+		case wd.Dynamic:
+		case strings.HasPrefix(v, "--arg-file="):
+			if w.wasWritten(strings.TrimPrefix(v, "--arg-file=")) {
+				return true
+			}
+		case v == "--arg-file" || v == "-a":
+			if k+1 < len(opts) && (opts[k+1].Dynamic || w.wasWritten(opts[k+1].Value)) {
+				return true
+			}
+		case strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "a"):
+			// -0a FILE, -aFILE
+			_, f, _ := strings.Cut(v, "a")
+			if f == "" && k+1 < len(opts) {
+				f = opts[k+1].Value
+			}
+			if w.wasWritten(f) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// gitIndexMade returns the subcommand of a git command run before seg in
+// this command that puts entries of its choosing into the index or object
+// store (GitSpec.IndexSubcommands), or one whose subcommand is not known.
+func (w *walker) gitIndexMade(seg *Segment, gs *GitSpec) (string, bool) {
+	for _, s := range w.prog.Segments {
+		if s == seg {
+			break
+		}
+		if s.Program != "git" {
+			continue
+		}
+		if len(s.Path) < 2 {
+			return "with a subcommand only known at run time", true
+		}
+		if contains(gs.IndexSubcommands, s.Path[1]) {
+			return s.Path[1], true
+		}
+	}
+	return "", false
+}
+
+// subOptionValues returns the values of a long option in words: attached
+// (--opt=V) or in the next word.
+func subOptionValues(words []wordInfo, opt string) []Word {
+	var vs []Word
+	for k, wd := range words {
+		if v, ok := strings.CutPrefix(wd.Value, opt+"="); ok {
+			vs = append(vs, Word{Value: v, Dynamic: wd.Dynamic})
+		} else if wd.Value == opt && k+1 < len(words) {
+			vs = append(vs, words[k+1].Word)
+		}
+	}
+	return vs
 }
 
 // gitEditorInput reports a git subcommand that may start an editor (see
@@ -1408,7 +1486,7 @@ func (w *walker) git(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scan
 	i := 1
 	for i < len(words) {
 		wd := words[i]
-		if lit := optionPrefix(wd.Value); wd.Dynamic && (lit == "" || strings.HasPrefix(lit, "-")) {
+		if lit := optionPrefix(wd.Value); wd.Dynamic && (lit == "" || strings.HasPrefix(lit, "-") || wd.Value == inputWord) {
 			// git $X status, git -c"$X" log: -c KEY=VALUE may make git
 			// run a command
 			seg.addFinding(FindGitConfigCode, "git is given "+clip(wd.Value)+" where it reads its options, only known at run time: it may be -c KEY=VALUE, which makes git run a command")
@@ -1561,6 +1639,22 @@ func (w *walker) git(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scan
 	if contains(gs.LinkSubcommands, sub.Value) && !newBranchHere(sub.Value, rest) {
 		// git checkout x && cp h x/pre-commit: x may now be a link
 		seg.Relinks = true
+	}
+	if contains(gs.LinkSubcommands, sub.Value) && !contains(gs.NewRepositorySubcommands, sub.Value) && !newBranchHere(sub.Value, rest) {
+		if f, ok := w.gitIndexMade(seg, gs); ok {
+			// git update-index --add --cacheinfo 100644,H,.qwen/settings.json
+			// && git checkout .: the file lands in the work tree
+			seg.addFinding(FindGitConfigCode, "git "+sub.Value+" writes the work tree from what git "+f+" put in the index or object store earlier in this command: the files it writes are not known statically")
+		}
+	}
+	if sub.Value == "checkout-index" {
+		// --prefix=.gi makes .gi + t/hooks/x: the prefix is joined to each
+		// path as text, a directory only when it ends with /
+		for _, v := range subOptionValues(rest, "--prefix") {
+			if v.Dynamic || !strings.HasSuffix(v.Value, "/") {
+				seg.addFinding(FindGitConfigCode, "git checkout-index --prefix="+clip(v.Value)+" writes files named by the prefix joined to each path in the index, which are not known statically")
+			}
+		}
 	}
 	if sub.Value == "push" || sub.Value == "send-pack" {
 		// a refspec +SRC:DST, --force-with-lease and --mirror force the

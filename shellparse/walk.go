@@ -1326,7 +1326,7 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 		w.configSets(seg, words, spec, sc)
 	}
 	if spec.VarOperands {
-		w.varOperands(seg, words, sc)
+		w.varOperands(seg, words, sc, c)
 		w.varFiles(seg, words, spec, sc, c)
 	}
 	for _, form := range spec.EditorForms {
@@ -1434,6 +1434,11 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 			key, _, _ = strings.Cut(key, ":")
 			if ok && matchAny(spec.ProgramKeys, key) {
 				w.scriptWord(Word{Value: val, Dynamic: v.Dynamic}, seg, seg.Program+" "+opt+" "+key, c, false)
+			}
+			if ok && matchAny(spec.ProgramFileKeys, key) {
+				for _, f := range strings.Split(val, ";") {
+					w.programFile(seg, Word{Value: f, Dynamic: v.Dynamic}, seg.Program+" "+opt+" "+key, c)
+				}
 			}
 		}
 	}
@@ -1620,6 +1625,9 @@ const maxDashNames = 256
 
 // noteDashName remembers a created name that starts with "-".
 func (w *walker) noteDashName(p string) {
+	if strings.Contains(path.Base(path.Clean(p)), "=") {
+		w.eqNames = true // make reads NAME=VALUE as a definition
+	}
 	if base := path.Base(path.Clean(p)); strings.HasPrefix(base, "-") && !slices.Contains(w.dashNames, base) {
 		if len(w.dashNames) >= maxDashNames {
 			w.overflow = true
@@ -2199,7 +2207,7 @@ func subcommandStarts(words []wordInfo, sc *scanResult, spec *ProgramSpec) []int
 // variables from them (make): a value with expansions ($(shell cmd),
 // `cmd`) is code; a plain one may be a command the program runs
 // (COMPILE.c=rm), read as the commands an unknown wrapper may run.
-func (w *walker) varOperands(seg *Segment, words []wordInfo, sc *scanResult) {
+func (w *walker) varOperands(seg *Segment, words []wordInfo, sc *scanResult, c *ctx) {
 	for _, i := range sc.operands {
 		wd := words[i]
 		name, val, ok := makeDefinition(wd.Value)
@@ -2220,10 +2228,35 @@ func (w *walker) varOperands(seg *Segment, words []wordInfo, sc *scanResult) {
 			seg.addFinding(FindInlineCode, seg.Program+" is given the variable "+name+" with shell syntax, which its recipes may run as a command: "+clip(val))
 		case compilerRuns(val):
 			seg.addFinding(FindInlineCode, seg.Program+" is given the variable "+name+" with a compiler option that runs programs gate does not see: "+clip(val))
+		case shellAssign(wd.Value):
+			// make 'x != rm f': make runs the value with sh when it reads
+			// the definition
+			posixAgrees(seg, val, seg.Program+" "+name+" !=")
+			w.script(val, seg, seg.Program+" "+name+" !=", c, false)
+			if name == "SHELL" {
+				seg.addFinding(FindDynamicScript, seg.Program+" runs its recipes with SHELL, set to the output of a command: "+clip(val))
+			}
+		case name == "SHELL" && val != "":
+			// make SHELL='/bin/rm -f x --': each recipe runs as the
+			// value's words, then -c and the recipe (one shell, as make's
+			// own /bin/sh, runs the Makefile's recipes)
+			if f := strings.Fields(val); len(f) == 1 && !strings.ContainsAny(f[0], "*?[") {
+				if spec := w.p.cat.program(path.Base(f[0])); spec != nil && spec.Shell != nil {
+					break
+				}
+			}
+			w.script(val+" -c ''", seg, seg.Program+" SHELL", c, false)
 		case val != "":
 			w.maybeRuns(seg, []wordInfo{words[0], {Word: Word{Value: val}}})
 		}
 	}
+}
+
+// shellAssign reports a make definition whose operator is != (NAME != CMD):
+// make runs CMD in a shell and stores its output.
+func shellAssign(v string) bool {
+	name, _, _ := strings.Cut(v, "=")
+	return strings.HasSuffix(strings.TrimRight(name, " \t"), "!")
 }
 
 // compilerRuns reports whether flags hold a C compiler option that makes
@@ -2310,7 +2343,7 @@ func scan(words []wordInfo, spec *ProgramSpec) *scanResult {
 				// for X in, "$@" of a function) may be any option
 				// (not a substitution's output: find `pwd`, tar cf x $(find
 				// . -newer y), cp $(readlink f) g are everyday text)
-				if optionPrefix(wd.Value) == "" && wd.local && spec.runsOrWritesOptions() {
+				if (optionPrefix(wd.Value) == "" || wd.Value == inputWord) && wd.local && spec.runsOrWritesOptions() {
 					s.unread = append(s.unread, wd.Value)
 				}
 			}

@@ -453,6 +453,17 @@ test_review_follows_the_settings_findings if {
 
 # --- command_equivalent ----------------------------------------------------------
 
+# git writing the work tree from a tree the command made (git_own_tree, an
+# "effect" finding) is rm's effect: it asks where rm is excluded, and is no
+# reason to deny or ask otherwise.
+test_git_own_tree_asks_where_rm_is_excluded if {
+	call := lib.shell("git switch d", [lib.finding(lib.seg(0, ["git", "switch", "d"]), "git_own_tree")])
+	_ask_codes(call, _exclude(["rm"])) == {"command_equivalent"}
+	_deny(call, _exclude(["rm"])) == set()
+	_ask(call, _exclude(["git push"])) == set()
+	_deny(call, _exclude(["git push"])) == set()
+}
+
 test_equivalent_command_asks if {
 	d := gate.decision with input as lib.run("gh repo sync") with data.gate.settings as _exclude(["git push"])
 	d == {"decision": "ask", "reasons": [{

@@ -185,7 +185,8 @@ type ProgramSpec struct {
 	// unprovable.
 	ResponseFiles bool `json:"response_files,omitempty"`
 	// ScriptOperands lists operand positions (0-based, after options) whose value is a
-	// shell script run later, such as trap's first operand.
+	// shell script run later, such as trap's first operand; -1 makes every
+	// operand one (pee CMD...).
 	ScriptOperands []int `json:"script_operands,omitempty"`
 	// ScriptArgs makes the operands, joined with spaces, a shell script (eval).
 	ScriptArgs bool `json:"script_args,omitempty"`
@@ -399,6 +400,9 @@ type WrapperSpec struct {
 	// ScriptOptions are options whose value is a shell script (su -c,
 	// flock -c).
 	ScriptOptions []string `json:"script_options,omitempty"`
+	// QuoteOptions make a joined wrapper keep its command's words as words
+	// (parallel -q): they are read both joined and kept.
+	QuoteOptions []string `json:"quote_options,omitempty"`
 	// ShellOptions are options that make the remaining operands a shell
 	// script (sudo -s).
 	ShellOptions []string `json:"shell_options,omitempty"`
@@ -1151,6 +1155,19 @@ func (p *ProgramSpec) knowsOption(opt string) bool {
 // getopt_long and git's option parser accept any unambiguous prefix of a
 // long option (tar --to-comm, git pull --upload-pa): opt itself when the
 // entry knows it, or when it is the prefix of none or of several.
+// abbreviatesValue reports a long option word with no value attached that
+// an entry without a complete option list (no getopt) reads as the
+// abbreviation of one of its options taking a value (tar --sparse as
+// --sparse-version): the program may have an option of that very name
+// the entry does not list, which takes none.
+func (p *ProgramSpec) abbreviatesValue(word string) bool {
+	if p == nil || p.Getopt != nil || !strings.HasPrefix(word, "--") || strings.Contains(word, "=") {
+		return false
+	}
+	exp := p.expandLong(word)
+	return exp != word && p.takesValue(exp)
+}
+
 func (p *ProgramSpec) expandLong(opt string) string {
 	if p == nil || len(opt) < 3 {
 		return opt

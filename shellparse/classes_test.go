@@ -197,9 +197,12 @@ func TestFourteenthRoundFindings(t *testing.T) {
 		{"RANDOM=5; OPTIND=1; echo $RANDOM", ""},
 		{"while getopts ab o; do :; done; shift $((OPTIND-1))", ""},
 		// a program gate does not describe, given a name at run time
-		{"chronic $(echo rm) v", FindDynamicWrapper},
-		{"lckdo l /bin/r[m] v", FindDynamicWrapper},
-		{"zrun ${x:-rm} v", FindDynamicWrapper},
+		{"xyzwrap $(echo rm) v", FindDynamicWrapper},
+		{"xyzwrap l /bin/r[m] v", FindDynamicWrapper},
+		// a wrapper it describes (moreutils) runs that name
+		{"chronic $(echo rm) v", FindDynamicProgram},
+		{"lckdo l /bin/r[m] v", FindGlobProgram},
+		{"zrun ${x:-rm} v", FindDynamicProgram},
 		{"chronic make", ""},
 		{"mytool $f", ""},
 		{"mytool *.jpg", ""},

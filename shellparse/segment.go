@@ -252,4 +252,10 @@ const (
 	FindUnsupportedShell = "unsupported_syntax"
 	FindUnknownOption    = "unknown_option"
 	FindRebindsCommands  = "rebinds_commands"
+	// FindGitOwnTree: a git subcommand writes the work tree after git
+	// commands earlier in the same command changed the repository or its
+	// index (git rm --cached && git commit && git reset HEAD~ && git merge
+	// …): the tree it writes may lack files the work tree has, which it
+	// then deletes.
+	FindGitOwnTree = "git_own_tree"
 )

@@ -196,6 +196,7 @@ func (w *walker) wrapper(seg *Segment, words []wordInfo, spec *ProgramSpec, c *c
 	// clustered before it (-iS): the string's words take their place
 	splitStart, splitEnd, splitFlags := 0, 0, ""
 	shellMode, noExec, commandMode := shellBefore, false, false
+	quoted := false // parallel -q: the command's words stay words
 	placeholders := append([]string(nil), ws.Placeholders...)
 	permute := spec.Getopt != nil && !spec.Getopt.posix
 	// operands holds the operands read before the command when options
@@ -261,11 +262,21 @@ func (w *walker) wrapper(seg *Segment, words []wordInfo, spec *ProgramSpec, c *c
 			} else {
 				names, val, attached = optionNames(v, spec)
 				needsNext = !attached && spec.takesValue(names[len(names)-1])
+				if needsNext && spec.abbreviatesValue(v) {
+					// parallel --tag CMD: an option the entry does not list
+					// may be what --tag is; read as --tagstring, CMD would
+					// be its value
+					seg.addFinding(FindUnknownOption, name+" is given "+v+", which may be "+names[len(names)-1]+" (taking the next word) or an option gate does not know: what it runs cannot be checked")
+					unknown = true
+					return len(words)
+				}
 			}
 			for _, n := range names {
 				switch {
 				case contains(ws.ShellOptions, n):
 					shellMode = true
+				case contains(ws.QuoteOptions, n):
+					quoted = true
 				case contains(ws.NoExecOptions, n):
 					noExec = true
 				case contains(ws.CommandOptions, n):
@@ -378,7 +389,7 @@ func (w *walker) wrapper(seg *Segment, words []wordInfo, spec *ProgramSpec, c *c
 	}
 	rest := operands
 	if len(ws.ArgSeparators) > 0 && !shellMode {
-		w.argCommands(seg, rest, ws, name, c)
+		w.argCommands(seg, rest, ws, name, c, quoted)
 		return
 	}
 	if shellMode || ws.Joined && !(name == "watch" && watchExec(words)) {
@@ -389,6 +400,11 @@ func (w *walker) wrapper(seg *Segment, words []wordInfo, spec *ProgramSpec, c *c
 			posixAgrees(seg, j.Value, name) // watch and sudo -s may run sh
 		}
 		w.scriptWord(joinWords(rest), seg, name, c, false)
+		if len(rest) > 1 && (quoted || shellMode) && needsQuoting(rest) {
+			// the words kept as words: parallel -q quotes them, sudo -s
+			// escapes them for the shell it runs
+			w.scriptWord(Word{Value: quoteWords(rest), Dynamic: joinWords(rest).Dynamic}, seg, name, c, false)
+		}
 		return
 	}
 	if len(rest) == 0 {
@@ -469,6 +485,30 @@ func (w *walker) ownInput(opts []wordInfo, c *ctx, stdinLit *string) bool {
 		}
 	}
 	return false
+}
+
+// gitCommitted reports whether segs include a git command that makes
+// commits, moves refs or sets index entries (git rm --cached, commit,
+// reset, branch, update-index): a tree a later command writes may be one
+// the command made.
+func gitCommitted(segs []*Segment) bool {
+	for _, s := range segs {
+		if s.Program == "git" && (len(s.Path) < 2 || gitCommitting[s.Path[1]]) {
+			return true
+		}
+	}
+	return false
+}
+
+var gitCommitting = toSet(strings.Fields(`commit commit-tree rm update-index hash-object mktree mktag read-tree reset branch
+	update-ref symbolic-ref tag replace fast-import apply am notes merge cherry-pick rebase revert filter-branch filter-repo`))
+
+// segmentsBefore returns the segments recorded before seg.
+func (w *walker) segmentsBefore(seg *Segment) []*Segment {
+	if k := slices.Index(w.prog.Segments, seg); k >= 0 {
+		return w.prog.Segments[:k]
+	}
+	return w.prog.Segments
 }
 
 // gitIndexMade returns the subcommand of a git command run before seg in
@@ -844,7 +884,7 @@ func envSplit(s string) ([]string, bool) {
 // argCommands reads the commands of a wrapper that takes its arguments
 // after separators (parallel CMD ::: A B runs CMD A and CMD B; parallel :::
 // "CMD A" runs CMD A; with no command, parallel reads commands from stdin).
-func (w *walker) argCommands(seg *Segment, rest []wordInfo, ws *WrapperSpec, name string, c *ctx) {
+func (w *walker) argCommands(seg *Segment, rest []wordInfo, ws *WrapperSpec, name string, c *ctx, quoted bool) {
 	cut := len(rest)
 	for k, wd := range rest {
 		if !wd.Dynamic && contains(ws.ArgSeparators, wd.Value) {
@@ -891,22 +931,50 @@ func (w *walker) argCommands(seg *Segment, rest []wordInfo, ws *WrapperSpec, nam
 		}
 		return
 	}
-	for _, a := range literal {
-		text := base + " " + a.Value
-		if replacementStrings.MatchString(base) {
-			text = strings.ReplaceAll(base, "{}", a.Value)
-		}
-		w.scriptWord(Word{Value: replacementStrings.ReplaceAllLiteralString(text, parallelInput), Dynamic: dynamic}, seg, name, c, false)
+	// The command's words are joined as text, or kept as words (-q,
+	// --quote); each argument goes in as text or quoted as one word
+	// (parallel quotes what it substitutes): every reading is checked.
+	bases := []string{base}
+	if len(cmd) > 1 && quoted && needsQuoting(cmd) {
+		bases = append(bases, quoteWords(cmd))
 	}
-	if runtime {
-		// Arguments read from stdin or -a FILE at run time complete the
-		// command: they replace its replacement strings, or are appended.
-		text := base + " " + parallelInput
-		if replacementStrings.MatchString(base) {
-			text = replacementStrings.ReplaceAllLiteralString(base, parallelInput)
+	for _, b := range bases {
+		for _, a := range literal {
+			vs := []string{a.Value}
+			if needsQuoting([]wordInfo{{Word: a}}) {
+				vs = append(vs, shellQuote(a.Value))
+			}
+			for _, v := range vs {
+				text := b + " " + v
+				if replacementStrings.MatchString(b) {
+					text = strings.ReplaceAll(b, "{}", v)
+				}
+				w.scriptWord(Word{Value: replacementStrings.ReplaceAllLiteralString(text, parallelInput), Dynamic: dynamic}, seg, name, c, false)
+			}
 		}
-		w.scriptWord(Word{Value: text, Dynamic: dynamic}, seg, name, c, false)
+		if runtime {
+			// Arguments read from stdin or -a FILE at run time complete the
+			// command: they replace its replacement strings, or are appended.
+			text := b + " " + parallelInput
+			if replacementStrings.MatchString(b) {
+				text = replacementStrings.ReplaceAllLiteralString(b, parallelInput)
+			}
+			w.scriptWord(Word{Value: text, Dynamic: dynamic}, seg, name, c, false)
+		}
 	}
+}
+
+// needsQuoting reports whether a word of words reads differently as shell
+// text than as a word: it holds blanks, quotes or shell syntax.
+func needsQuoting(words []wordInfo) bool {
+	return slices.ContainsFunc(words, func(wd wordInfo) bool {
+		return !wd.Dynamic && strings.ContainsAny(wd.Value, " \t\n'\"\\$`;&|<>(){}[]*?!~#=%^")
+	})
+}
+
+// shellQuote quotes s as one shell word.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // replacementStrings matches parallel's replacement strings ({}, {.}, {/},
@@ -1641,6 +1709,10 @@ func (w *walker) git(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scan
 		seg.Relinks = true
 	}
 	if contains(gs.LinkSubcommands, sub.Value) && !contains(gs.NewRepositorySubcommands, sub.Value) && !newBranchHere(sub.Value, rest) {
+		if gitCommitted(w.segmentsBefore(seg)) || slices.ContainsFunc(rest, func(wd wordInfo) bool { return wd.Dynamic && strings.Contains(wd.raw, "git") }) {
+			// (a commit made by a substitution: switch "$(git commit-tree …)")
+			seg.addFinding(FindGitOwnTree, "git "+sub.Value+" writes the work tree from commits or index entries git commands earlier in this command made, which may lack files it then deletes")
+		}
 		if f, ok := w.gitIndexMade(seg, gs); ok {
 			// git update-index --add --cacheinfo 100644,H,.qwen/settings.json
 			// && git checkout .: the file lands in the work tree
@@ -1759,6 +1831,11 @@ func (w *walker) git(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scan
 			continue
 		}
 		w.scriptWord(joinWords(rest[k:]), seg, "git "+form, c, false)
+		if len(rest[k:]) > 1 && (form == "bisect run" || form == "submodule foreach") && needsQuoting(rest[k:]) {
+			// bisect run and foreach with more than one word run them as
+			// words, not as text
+			w.scriptWord(Word{Value: quoteWords(rest[k:]), Dynamic: joinWords(rest[k:]).Dynamic}, seg, "git "+form, c, false)
+		}
 	}
 	if contains(gs.GitSubcommands, sub.Value) {
 		k := 0

@@ -1464,7 +1464,18 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 	if len(spec.ExecActions) > 0 {
 		w.execActions(seg, words, spec, c)
 	}
-	for _, idx := range spec.ScriptOperands {
+	scriptOperands := spec.ScriptOperands
+	if slices.Contains(scriptOperands, -1) {
+		// -1: every operand is a script (pee CMD...)
+		scriptOperands = make([]int, min(len(sc.operands), maxArgCommands))
+		for k := range scriptOperands {
+			scriptOperands[k] = k
+		}
+		if len(sc.operands) > maxArgCommands {
+			seg.addFinding(FindNestingTooDeep, seg.Program+" is given more than "+itoa(maxArgCommands)+" commands")
+		}
+	}
+	for _, idx := range scriptOperands {
 		if idx < len(sc.operands) {
 			v := words[sc.operands[idx]]
 			if v.Dynamic || (v.Value != "-" && v.Value != "") {
@@ -2378,6 +2389,12 @@ func scan(words []wordInfo, spec *ProgramSpec) *scanResult {
 		switch {
 		case attached:
 			s.values[last] = append(s.values[last], Word{Value: val})
+		case s.takesValue(spec, last) && i+1 < len(words) && spec.abbreviatesValue(wd.Value):
+			// tar --sparse: an entry that lists only some options reads
+			// it as --sparse-version, which takes a value, but it may be
+			// an option the entry does not list: the next word is read
+			// both as the value and as what follows
+			s.values[last] = append(s.values[last], words[i+1].Word)
 		case s.takesValue(spec, last) && i+1 < len(words):
 			i++
 			s.values[last] = append(s.values[last], words[i].Word)
@@ -2498,7 +2515,7 @@ func (w *walker) views(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *sc
 	}
 	variants := []*variant{{path: []string{seg.Program}}}
 	complete := true
-	endOpts := false
+	endOpts, operandSeen := false, false
 	for i := 1; i < len(words); i++ {
 		wd := words[i]
 		if wd.Dynamic {
@@ -2510,16 +2527,20 @@ func (w *walker) views(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *sc
 			continue
 		}
 		if !endOpts && isOption(wd.Value) {
+			if operandSeen && len(wd.Value) > 2 && wd.Value[1] != '-' && sc.takesValue(spec, wd.Value[:2]) {
+				continue // git subtree -Psrc: the subcommand's option, its value attached
+			}
 			names, attached := sc.optionNames(words, i, spec)
 			last := names[len(names)-1]
 			if attached {
 				continue
 			}
-			if spec.takesValue(last) {
+			if (spec.takesValue(last) || operandSeen && sc.takesValue(spec, last)) && !spec.abbreviatesValue(wd.Value) {
+				// (after git's subcommand, its options: subtree -P DIR)
 				i++
 				continue
 			}
-			if !spec.knowsOption(last) && i+1 < len(words) && !words[i+1].Dynamic && !isOption(words[i+1].Value) && words[i+1].Value != "--" {
+			if (!spec.knowsOption(last) || spec.abbreviatesValue(wd.Value)) && i+1 < len(words) && !words[i+1].Dynamic && !isOption(words[i+1].Value) && words[i+1].Value != "--" {
 				n := len(variants)
 				for _, v := range variants[:n] {
 					if len(variants) >= maxPathVariants {
@@ -2531,6 +2552,7 @@ func (w *walker) views(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *sc
 			continue
 		}
 		endOpts = endOpts || spec.posixOptions()
+		operandSeen = true
 		if !complete {
 			continue
 		}

@@ -261,6 +261,29 @@ ask contains {
 }
 
 # METADATA
+# title: git deletes files from a tree the command made
+# description: |
+#   A git subcommand that writes the work tree (merge, switch, rebase,
+#   stash, cherry-pick, ...) after git commands earlier in the same command
+#   changed the repository or its index (the finding git_own_tree): the tree
+#   it writes may lack files the work tree has, and git deletes them, as rm
+#   would.
+# custom:
+#   code: command_equivalent
+ask contains {
+	"code": "command_equivalent",
+	"message": sprintf("Command '%s' has the same effect as 'rm', which is blocked by configuration: %s", [concat(" ", seg.argv), finding.message]),
+	"segment": seg.id,
+	"finding": finding.code,
+} if {
+	input.tool == "run_shell_command"
+	some seg in input.shell.segments
+	some finding in seg.findings
+	finding.code == "git_own_tree"
+	excluded_or_broader("rm")
+}
+
+# METADATA
 # title: a program gate does not know may run an equivalent of an excluded command
 # description: |
 #   An operand of a program the catalogue describes only in part

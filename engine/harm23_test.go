@@ -68,5 +68,8 @@ func TestTwentyFourthRoundRealBash(t *testing.T) {
 		`git daemon --inetd --export-all --enable=receive-pack --base-path=.. < req`)
 	allowedStill(t, "parallel --tag echo ::: a", "tar --sparse -cf x.tar victim.txt", "git checkout main && git merge feature",
 		"git stash && git stash pop", "git add x && git cherry-pick --continue", "parallel sed \"'/./d'\" ::: f", "watch --interval=10 ls",
-		"ssh user@host -p 2222 -o Compression=yes uptime", "chronic make", "git subtree add -P lib ../lib main", "git commit -m msg")
+		"ssh user@host -p 2222 -o Compression=yes uptime", "chronic make", "git subtree add -P lib ../lib main", "git commit -m msg",
+		// env's assignments with values known at run time are assignments
+		`env FOO=$PWD ls`, `env FOO="$HOME/x" ls`, "echo a | xargs --exit echo")
+	refusedStill(t, `env BASH_ENV=$f bash -c ls`, `env LD_PRELOAD=$PWD/x.so ls`, `env FOO=$X rm x`, `env "$X" ls`)
 }

@@ -223,6 +223,13 @@ func (w *walker) wrapper(seg *Segment, words []wordInfo, spec *ProgramSpec, c *c
 		for i < len(words) {
 			wd := words[i]
 			if wd.Dynamic {
+				// env FOO=$PWD CMD: a word whose literal start is NAME= is
+				// an assignment, its value known at run time
+				if n, v, ok := strings.Cut(wd.Value, "="); ok && ws.Assignments && n != "" && optionPrefix(wd.Value) != n && strings.HasPrefix(optionPrefix(wd.Value), n+"=") && !strings.HasPrefix(n, "-") {
+					assigns = append(assigns, Assign{Name: n, Value: v, Dynamic: true})
+					i++
+					continue
+				}
 				return i // could be an option or the command: the inner command is dynamic
 			}
 			v := wd.Value

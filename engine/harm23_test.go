@@ -46,10 +46,12 @@ func TestTwentyFourthRoundRealBash(t *testing.T) {
 		{command: `git sparse-checkout set --no-cone "/src/"`, setup: harmRepo, tools: []string{"git"}},
 		{command: `git rm -q --cached victim.txt && ` + commit + `commit -qm d && git branch -q d && git reset -q HEAD~ && git switch -q d`, setup: harmRepo + " && " + commit + "commit -q --allow-empty -m two", tools: []string{"git"}},
 		{command: `git switch -q --detach "$(` + commit + `commit-tree -m e 4b825dc642cb6eb9a060e54bf8d69288fbee4904)"`, setup: harmRepo, tools: []string{"git"}},
-		{command: `GOMODCACHE="$PWD" go clean -modcache`, tools: []string{"go"}},
 		{command: `yarn cache clean --cache-folder "$PWD"`, tools: []string{"yarn"}},
 	})
 	rm := newTestEngine(t, exclude("run_shell_command(rm)"))
+	// (not run: go starts its telemetry uploader in the background, which
+	// writes the home directory as the test removes it)
+	decidedAs(t, rm, Ask, `GOMODCACHE="$PWD" go clean -modcache`)
 	decidedAs(t, rm, Deny,
 		`printf 'APT::Update::Pre-Invoke {"rm %s/victim.txt";};\n' "$PWD" > a.conf && apt-get -c a.conf update`,
 		`apt-get update -o APT::Update::Pre-Invoke::="unlink $PWD/victim.txt"`,

@@ -36,6 +36,8 @@ func TestTwentyThirdRoundRealBash(t *testing.T) {
 	goModule := `printf 'module x\ngo 1.20\n' > go.mod && printf 'package main\nfunc main(){}\n' > main.go`
 	commit := `-c user.email=a@b -c user.name=n commit -qm x`
 	makeCore := coreOnly("git", "ls", "grep", "echo", "cat", "make", "xargs", "find")
+	// (go telemetry off: go's telemetry uploader would otherwise outlive
+	// the run in the home directory the test removes)
 	runHarm(t, []harmCase{
 		{command: hook + `t/hooks/pre-commit && git checkout-index -a --prefix=.gi && git ` + commit, setup: harmRepo, tools: []string{"git"}},
 		{command: hook + `git/hooks/pre-commit && git checkout-index -a --prefix=. && git ` + commit, setup: harmRepo, tools: []string{"git"}},
@@ -64,7 +66,7 @@ func TestTwentyThirdRoundRealBash(t *testing.T) {
 		{command: `echo 'execute_process(COMMAND rm victim.txt)' > x.txt; cmake -DCMAKE_PROJECT_INCLUDE=x.txt -S . -B b`, setup: cmakeLists, tools: []string{"cmake"}, settings: coreOnly("ls", "echo", "cmake")},
 		{command: `echo 'execute_process(COMMAND rm victim.txt)' > x.txt; cmake -S . -B b -DCMAKE_PROJECT_TOP_LEVEL_INCLUDES=x.txt`, setup: cmakeLists, tools: []string{"cmake"}},
 		{command: `echo '{"version":3,"configurePresets":[{"name":"p","binaryDir":"b","cacheVariables":{"CMAKE_PROJECT_INCLUDE":"x.txt"}}]}' > CMakePresets.json; echo 'execute_process(COMMAND rm victim.txt)' > x.txt; cmake --preset p`, setup: cmakeLists, tools: []string{"cmake"}},
-		{command: `echo '{"Replace":{"main.go":"x.txt"}}' > o.json; echo 'package main; import "os"; func main(){ os.Remove("victim.txt") }' > x.txt; go run -overlay=o.json .`, setup: goModule, tools: []string{"go"}},
+		{command: `echo '{"Replace":{"main.go":"x.txt"}}' > o.json; echo 'package main; import "os"; func main(){ os.Remove("victim.txt") }' > x.txt; go telemetry off; go run -overlay=o.json .`, setup: goModule, tools: []string{"go"}},
 		{command: `echo '--exec=rm victim.txt' > .proverc; prove`, setup: "mkdir -p t && printf 'print \"1..1\\nok 1\\n\";\\n' > t/a.t", tools: []string{"prove"}},
 	})
 	// find -delete from a make definition is rm's effect: ask

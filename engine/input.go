@@ -247,6 +247,11 @@ func (e *Engine) InputContext(ctx context.Context, call Call) (*Input, error) {
 			for _, base := range globBases(pat) {
 				in.addPath(e, in.Paths[0].Resolved, base, "read", "pattern")
 			}
+			// o?t/* where out is a link to a directory elsewhere: the
+			// glob lists what the link leads to
+			for _, l := range globLinks(in.Paths[0].Resolved, pat) {
+				in.addPath(e, in.Paths[0].Resolved, l, "read", "pattern")
+			}
 		}
 	}
 	return in, nil
@@ -308,6 +313,82 @@ func globBases(pat string) []string {
 		}
 	}
 	return bases
+}
+
+// maxGlobLinkEntries bounds the directory entries globLinks reads.
+const maxGlobLinkEntries = 4096
+
+// globLinks returns the symbolic links among the directories the
+// directory part of a glob pattern matches under base, level by level
+// (a level with a pattern matches the entries it names; one with an
+// extended pattern, an escape or ** any entry): the glob reads through
+// them. Past maxGlobLinkEntries it returns base's root, which is read as
+// leaving it.
+func globLinks(base, pat string) []string {
+	var links []string
+	read := 0
+	for _, alt := range braceAlternatives(pat) {
+		segs := strings.Split(filepath.ToSlash(dotBrackets(alt)), "/")
+		dirs := []string{base}
+		if path.IsAbs(filepath.ToSlash(alt)) {
+			dirs = []string{string(filepath.Separator)}
+		}
+		for _, seg := range segs[:len(segs)-1] {
+			if seg == "" {
+				continue
+			}
+			if !strings.ContainsAny(seg, "*?[\\(") {
+				for i := range dirs {
+					dirs[i] = filepath.Join(dirs[i], seg)
+				}
+				continue
+			}
+			var next []string
+			for _, d := range dirs {
+				if seg == "**" {
+					next = append(next, d)
+				}
+				entries, err := os.ReadDir(d)
+				if err != nil {
+					continue
+				}
+				read += len(entries)
+				if read > maxGlobLinkEntries {
+					return []string{string(filepath.Separator)}
+				}
+				for _, en := range entries {
+					if ok, err := path.Match(seg, en.Name()); !ok && err == nil && !strings.ContainsAny(seg, "\\(") && seg != "**" {
+						continue
+					}
+					p := filepath.Join(d, en.Name())
+					if en.Type()&os.ModeSymlink != 0 {
+						links = append(links, p)
+					} else if en.IsDir() {
+						next = append(next, p)
+					}
+				}
+			}
+			dirs = next
+		}
+	}
+	return links
+}
+
+// braceAlternatives returns the patterns pat's braces expand to (pat
+// itself when it has none).
+func braceAlternatives(pat string) []string {
+	word := &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: pat}}}
+	if !syntax.SplitBraces(word) {
+		return []string{pat}
+	}
+	var alts []string
+	for w, err := range expand.BracesSeq(nil, word) {
+		if err != nil || len(alts) >= maxGlobAlternatives {
+			break
+		}
+		alts = append(alts, w.Lit())
+	}
+	return alts
 }
 
 // dotBrackets replaces each path segment of pat made of bracket

@@ -163,6 +163,10 @@ type ProgramSpec struct {
 	// (CMAKE_C_COMPILER, CMAKE_MAKE_PROGRAM), read as a command.
 	ProgramKeyOptions []string `json:"program_key_options,omitempty"`
 	ProgramKeys       []string `json:"program_keys,omitempty"`
+	// PassArgs maps a subcommand to the program its words after "--" are
+	// given to (cargo "rustc": rustc): they are read with that program's
+	// findings.
+	PassArgs map[string]string `json:"pass_args,omitempty"`
 	// ProgramFileKeys are the KEYs of ProgramKeyOptions whose VALUE names
 	// files of code the tool loads (cmake -D CMAKE_TOOLCHAIN_FILE=x,
 	// CMAKE_PROJECT_INCLUDE=x; a list separated by ;).

@@ -546,6 +546,15 @@ func commentsAgree(file *syntax.File, src string) ([]int, error) {
 	}
 	var ends []int
 	var bad error
+	// a=(1)#x: after the ) of an array assignment bash goes on reading
+	// the same word, where # starts no comment
+	arrayEnds := map[int]bool{}
+	syntax.Walk(file, func(n syntax.Node) bool {
+		if a, ok := n.(*syntax.ArrayExpr); ok {
+			arrayEnds[int(a.Rparen.Offset())] = true
+		}
+		return true
+	})
 	syntax.Walk(file, func(n syntax.Node) bool {
 		c, ok := n.(*syntax.Comment)
 		if !ok || bad != nil {
@@ -556,7 +565,7 @@ func commentsAgree(file *syntax.File, src string) ([]int, error) {
 			bad = &ParseError{Line: int(c.Hash.Line()), Col: int(c.Hash.Col()), Message: "a comment that cannot be located"}
 			return false
 		}
-		if h > 0 && !strings.ContainsRune(" \t\n;&|()<>", rune(src[h-1])) {
+		if h > 0 && (!strings.ContainsRune(" \t\n;&|()<>", rune(src[h-1])) || arrayEnds[h-1]) {
 			bad = &ParseError{Line: int(c.Hash.Line()), Col: int(c.Hash.Col()),
 				Message: "# right after " + strconv.Quote(src[h-1:h]) + ": bash reads it as part of a word, the parser as the start of a comment"}
 			return false

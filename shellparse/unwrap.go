@@ -971,6 +971,25 @@ func (w *walker) argCommands(seg *Segment, rest []wordInfo, ws *WrapperSpec, nam
 	}
 }
 
+// plainTyped reports whether text reads the same typed into an interactive
+// shell as read from a file: no control characters readline acts on (tab
+// completes, C-t transposes), no history expansion (!, ^), and none of the
+// builtins that change how lines are read (bind, histchars, history, fc).
+func plainTyped(text string) bool {
+	for i := 0; i < len(text); i++ {
+		if c := text[i]; c < 0x20 && c != '\n' || c == 0x7f || c == '!' || c == '^' || c >= 0x80 {
+			return false
+		}
+	}
+	for _, f := range strings.FieldsFunc(text, func(r rune) bool { return !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') }) {
+		switch f {
+		case "bind", "histchars", "history", "fc", "shopt", "set", "HISTFILE", "INPUTRC", "enable":
+			return false
+		}
+	}
+	return true
+}
+
 // needsQuoting reports whether a word of words reads differently as shell
 // text than as a word: it holds blanks, quotes or shell syntax.
 func needsQuoting(words []wordInfo) bool {
@@ -1102,6 +1121,11 @@ func (w *walker) shell(seg *Segment, words []wordInfo, spec *ProgramSpec, c *ctx
 		w.scriptWord(operands[0].Word, seg, name+" -c", c, false)
 	case stdinOpt || len(operands) == 0:
 		switch {
+		case stdinLit != nil && interactive && !plainTyped(*stdinLit):
+			// bash -i <<< TEXT: an interactive shell puts its input
+			// through readline (keys that edit the line, bind) and
+			// history expansion (!:1-2) before it reads a command
+			seg.addFinding(FindStdinScript, name+" -i reads its input as typed lines, edited by readline and history expansion, which gate does not model")
 		case stdinLit != nil:
 			if posixShells[name] {
 				posixAgrees(seg, *stdinLit, name+" reading stdin")

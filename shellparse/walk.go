@@ -95,6 +95,12 @@ func (w *walker) backquoted(p *syntax.CmdSubst, c *ctx, owner ownerFn) {
 		owner().addFinding(FindUnsupportedShell, "a backquoted substitution whose text cannot be located: "+clip(w.raw(p)))
 		return
 	}
+	if k := unescapedBackquote(w.src[start:end]); k >= 0 {
+		// echo `: '` `rm x` `'`: bash ends the substitution at the first
+		// backquote not escaped, quotes or not; the parser read on
+		owner().addFinding(FindUnsupportedShell, "a backquoted substitution holds a backquote that is not escaped, where bash ends it: "+clip(w.raw(p)))
+		return
+	}
 	text := unescapeBackquoted(w.src[start:end], w.inDouble)
 	file, src, err := parseBash(text)
 	if err != nil {
@@ -102,6 +108,20 @@ func (w *walker) backquoted(p *syntax.CmdSubst, c *ctx, owner ownerFn) {
 		return
 	}
 	w.child(src).stmts(file.Stmts, c.fork("cmdsubst"))
+}
+
+// unescapedBackquote returns the offset of the first backquote in s that no
+// backslash escapes, or -1.
+func unescapedBackquote(s string) int {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '`':
+			return i
+		}
+	}
+	return -1
 }
 
 // unescapeBackquoted removes the backslashes bash removes from the text
@@ -1300,21 +1320,16 @@ func (w *walker) analyze(seg *Segment, words []wordInfo, c *ctx, stdinLit *strin
 			}
 		}
 	}
-	for i := range spec.Findings {
-		f := &spec.Findings[i]
-		if len(f.Subcommands) > 0 && !slices.ContainsFunc(f.Subcommands, func(sub string) bool { return subcommandIs(words, sc, spec, strings.Fields(sub)) }) {
-			continue
-		}
-		if len(f.With) > 0 && !slices.ContainsFunc(f.With, sc.hasOption) {
-			continue
-		}
-		for _, when := range f.compiledWhens() {
-			// an option is the program's own, not a word after -- (cargo
-			// run -- --config x gives --config to the program it runs)
-			if (when.text == "*" && len(sc.operands) > 0) || sc.hasOption(when.text) || !when.option && sc.hasWord(words, when.text) ||
-				!when.optValue && sc.hasOperandPrefix(words, when.text) || when.optValue && sc.hasValueOf(when.opt, when.pattern) {
-				seg.addFinding(f.Code, f.Message)
-				break
+	specFindings(seg, words, spec, sc)
+	if len(spec.PassArgs) > 0 {
+		// cargo rustc -- ARGS: ARGS are the compiler's, read with its
+		// entry for what they make it run or write
+		for sub, prog := range spec.PassArgs {
+			if k := slices.IndexFunc(words, func(wd wordInfo) bool { return !wd.Dynamic && wd.Value == "--" }); k > 0 && subcommandIs(words[:k], scan(words[:k], spec), spec, strings.Fields(sub)) {
+				if ps := w.p.cat.program(prog); ps != nil {
+					pw := append([]wordInfo{{Word: Word{Value: prog}}}, words[k+1:]...)
+					specFindings(seg, pw, ps, scan(pw, ps))
+				}
 			}
 		}
 	}
@@ -2259,6 +2274,28 @@ func (w *walker) varOperands(seg *Segment, words []wordInfo, sc *scanResult, c *
 			w.script(val+" -c ''", seg, seg.Program+" SHELL", c, false)
 		case val != "":
 			w.maybeRuns(seg, []wordInfo{words[0], {Word: Word{Value: val}}})
+		}
+	}
+}
+
+// specFindings adds the catalogue findings of spec that words give.
+func specFindings(seg *Segment, words []wordInfo, spec *ProgramSpec, sc *scanResult) {
+	for i := range spec.Findings {
+		f := &spec.Findings[i]
+		if len(f.Subcommands) > 0 && !slices.ContainsFunc(f.Subcommands, func(sub string) bool { return subcommandIs(words, sc, spec, strings.Fields(sub)) }) {
+			continue
+		}
+		if len(f.With) > 0 && !slices.ContainsFunc(f.With, sc.hasOption) {
+			continue
+		}
+		for _, when := range f.compiledWhens() {
+			// an option is the program's own, not a word after -- (cargo
+			// run -- --config x gives --config to the program it runs)
+			if (when.text == "*" && len(sc.operands) > 0) || sc.hasOption(when.text) || !when.option && sc.hasWord(words, when.text) ||
+				!when.optValue && sc.hasOperandPrefix(words, when.text) || when.optValue && sc.hasValueOf(when.opt, when.pattern) {
+				seg.addFinding(f.Code, f.Message)
+				break
+			}
 		}
 	}
 }

@@ -1,0 +1,74 @@
+package engine
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestTwentySeventhRoundRealBash: what rt42 and rt43 found the static layer
+// let through, each run for real:
+//   - words bash reads otherwise than the parser: a=(1)# goes on as one word
+//     after an array assignment (no comment), and a backquoted substitution
+//     ends at its first backquote not escaped, quotes or not;
+//   - an interactive shell given typed input: readline's keys and history
+//     expansion edit each line before bash reads it (bash -i <<< ...), and
+//     +O interactive_comments makes # an ordinary character;
+//   - gawk's indirect call with a blank after @ (@ f(...));
+//   - variables naming code or programs: PERLLIB, TCL_LIBRARY,
+//     CMAKE_TOOLCHAIN_FILE, GOCACHEPROG, PKG_CONFIG, GCCGO, GOBIN,
+//     RUSTUP_TOOLCHAIN, GNUPGHOME, PYTHONPLATLIBDIR, MAKEOVERRIDES;
+//   - options of tools that run or write: cargo +DIR, cargo rustc -- ARGS
+//     (the compiler's -C linker, --emit KIND=PATH), pytest -o log_file.
+func TestTwentySeventhRoundRealBash(t *testing.T) {
+	runHarm(t, []harmCase{
+		{command: `a=(1)#; rm victim.txt`},
+		{command: `declare -A m=([k]=v)#; rm victim.txt`},
+		{command: "echo `: '` `rm victim.txt` `'`"},
+		{command: "echo \"`: '` `rm victim.txt` `'`\""},
+		{command: "x=`cat <<'EOF'\nfoo`; rm victim.txt\nEOF\n`"},
+		{command: `bash --norc +O interactive_comments -ic ': #; rm victim.txt'`},
+		{command: "bash --norc -i <<'EOF'\n: rm victim.txt\n!:1-2\nEOF"},
+		{command: "bash --norc -i <<< $'mr\\x14 victim.txt'"},
+		{command: "bash --norc -i <<'EOF'\nbind -x '\"\\C-t\": rm victim.txt'\n\x14\nEOF"},
+		{command: `awk 'BEGIN{ f="sys" "tem"; @ f("r" "m victim.txt") }'`, tools: []string{"gawk"}},
+		{command: `mkdir -p d && printf 'unlink q(victim.txt);1;\n' > d/strict.pm && PERLLIB=d pod2text README.md`, setup: "echo r > README.md", tools: []string{"pod2text"}},
+		{command: `TCL_LIBRARY=t tclsh README.md`, setup: "echo r > README.md && mkdir -p t && echo 'file delete victim.txt' > t/init.tcl", tools: []string{"tclsh"}},
+		{command: `echo 'execute_process(COMMAND rm victim.txt)' > x.txt; CMAKE_TOOLCHAIN_FILE=$PWD/x.txt cmake -S . -B b`, setup: `printf 'cmake_minimum_required(VERSION 3.10)\nproject(x NONE)\n' > CMakeLists.txt`, tools: []string{"cmake"}},
+		{command: `MAKEOVERRIDES='x:=$(shell rm victim.txt)' make`, setup: "printf 'all:\\n\\ttrue\\n' > Makefile", tools: []string{"make"}, settings: coreOnly("make")},
+		{command: `PYTHONPLATLIBDIR=$PWD/pl pytest -q -p no:cacheprovider`, setup: "mkdir -p pl/python3.11/encodings pl/python3.13/encodings pl/python3.12/encodings && for d in pl/*/encodings; do echo 'import posix; posix.system(\"rm victim.txt\")' > $d/__init__.py; done", tools: []string{"pytest"}, settings: coreOnly("pytest")},
+		{command: `pytest -q -p no:cacheprovider -o log_file=.git/config -o 'log_file_format=[core] fsmonitor = "rm victim.txt" #%(message)s' tests; git status`,
+			setup: harmRepo + " && mkdir -p tests && printf 'import logging\\ndef test_a():\\n    logging.warning(\"done\")\\n' > tests/test_a.py", tools: []string{"pytest", "git"}, settings: coreOnly("pytest", "git")},
+	})
+	e := newTestEngine(t, *coreOnly("go", "git", "cargo", "pytest", "python3 -m pytest", "make"))
+	decidedAs(t, e, Deny, `GOCACHEPROG='rm victim.txt' go build ./...`, `PKG_CONFIG="$PWD/tcx" go vet ./src`, `GCCGO="$PWD/tcx" go build -compiler gccgo ./src`,
+		`GOBIN=$PWD/.git/hooks go install ./cmd/pre-commit`, `cargo +$PWD/tc2 build`, `RUSTUP_TOOLCHAIN=$PWD/tc2 cargo build`,
+		`cargo rustc -- -C linker=$PWD/tcx`, `cargo rustc -- --emit=link=.git/hooks/pre-commit`, `GNUPGHOME=gh git verify-commit HEAD`,
+		`python3 -m pytest -q --override-ini log_file=.qwen/settings.json tests`)
+	allowedStill(t, "cargo rustc -- -C opt-level=1", "cargo +stable build", "bash -i <<< 'echo hi'", "a=(1 2); echo ${a[1]} # two",
+		"(echo hi) # done", "x=`echo \\`date\\``; echo $x", "pytest -o log_cli=true", `awk '{ print $1 "@" $2 }' f`)
+
+	// the glob tool lists what an in-root link leads to when a pattern
+	// matches the link (o?t/*, */secret)
+	g := newTestEngine(t, Settings{ApprovalMode: ApprovalYolo})
+	root := g.resolver.Root()
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "secret"), []byte("s"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(root, "out")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(root, "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ pattern, want string }{
+		{"o?t/*", Deny}, {"*/secret", Deny}, {"ou[t]/*", Deny}, {"@(out)/x", Deny}, {"**/secret", Deny}, {"{src,o*}/*", Deny},
+		{"src/*.go", Allow}, {"*.md", Allow}, {"s?c/*", Allow},
+	} {
+		d, err := g.Decide(t.Context(), Call{Tool: "glob", Args: map[string]any{"pattern": tc.pattern}})
+		if err != nil || d.Decision != tc.want {
+			t.Errorf("glob %s: %+v %v, want %s", tc.pattern, d, err, tc.want)
+		}
+	}
+}

@@ -45,6 +45,9 @@ func TestTwentySeventhRoundRealBash(t *testing.T) {
 		`GOBIN=$PWD/.git/hooks go install ./cmd/pre-commit`, `cargo +$PWD/tc2 build`, `RUSTUP_TOOLCHAIN=$PWD/tc2 cargo build`,
 		`cargo rustc -- -C linker=$PWD/tcx`, `cargo rustc -- --emit=link=.git/hooks/pre-commit`, `GNUPGHOME=gh git verify-commit HEAD`,
 		`python3 -m pytest -q --override-ini log_file=.qwen/settings.json tests`)
+	// the module a listed interpreter runs is the interpreter's
+	decidedAs(t, newTestEngine(t, *coreOnly("python3 -m pytest")), Allow, "python3 -m pytest -q")
+	decidedAs(t, newTestEngine(t, *coreOnly("python3 -m pytest")), Deny, "python3 -m pip install x")
 	allowedStill(t, "cargo rustc -- -C opt-level=1", "cargo +stable build", "bash -i <<< 'echo hi'", "a=(1 2); echo ${a[1]} # two",
 		"(echo hi) # done", "x=`echo \\`date\\``; echo $x", "pytest -o log_cli=true", `awk '{ print $1 "@" $2 }' f`)
 

@@ -290,6 +290,19 @@ test_allowlist_names_every_unlisted_segment if {
 	not contains(r.message, "git status")
 }
 
+# python3 -m pytest: the module's segment (via "python3 -m pytest") is the
+# listed interpreter's; a module of an unlisted interpreter is not listed.
+test_allowlist_module_of_a_listed_interpreter if {
+	outer := lib.seg(0, ["python3", "-m", "pytest", "-q"])
+	inner := object.union(lib.seg(1, ["pytest", "-q"]), {"parent": 0, "via": "python3 -m pytest", "context": ["wrapper"]})
+	call := lib.shell("python3 -m pytest -q", [outer, inner])
+	_deny(call, _core(["python3 -m pytest"])) == set()
+	_deny(call, _core(["python3"])) == set()
+	count(_deny(call, _core(["pytest"]))) == 1
+	other := object.union(lib.seg(1, ["pip", "install", "x"]), {"parent": 0, "via": "python3 -m pip", "context": ["wrapper"]})
+	count(_deny(lib.shell("python3 -m pip install x", [lib.seg(0, ["python3", "-m", "pip", "install", "x"]), other]), _core(["python3 -m pytest"]))) == 1
+}
+
 test_allowlist_every_segment_listed if {
 	_deny(lib.run("git status && ls -la"), _core(["git", "ls"])) == set()
 }

@@ -143,10 +143,23 @@ _uncertain(seg, entry) := {
 
 # Segments an allowlist entry matches: its argument is a word-boundary prefix
 # of argv.
-_listed := {seg.id |
+_listed := _listed_by_entry | _listed_modules
+
+_listed_by_entry := {seg.id |
 	some seg in input.shell.segments
 	some key in seg.keys
 	data.gate.settings.core.args.run_shell_command[key]
+}
+
+# The module a listed interpreter runs (python3 -m pytest, listed as such
+# or by python3 alone) is the same program: its segment needs no entry of
+# its own.
+_listed_modules := {seg.id |
+	some seg in input.shell.segments
+	_listed_by_entry[seg.parent]
+	some parent in input.shell.segments
+	parent.id == seg.parent
+	seg.via == concat(" ", [parent.program, "-m", seg.program])
 }
 
 # Segments not in the allowlist. Assignments, transparent wrappers that run

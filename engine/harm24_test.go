@@ -75,3 +75,25 @@ func TestTwentySeventhRoundRealBash(t *testing.T) {
 		}
 	}
 }
+
+// TestTwentyNinthRoundRealBash: what rt45 found: git starts an editor that
+// reads the keys piped to the command in more spellings than the catalogue
+// listed (-e after -m, abbreviations, --fixup=amend:, --continue, pull's
+// interactive rebase), and git apply --unsafe-paths writes where the patch
+// says (a hook the next commit runs).
+func TestTwentyNinthRoundRealBash(t *testing.T) {
+	keys := `printf ':call delete("victim.txt")\n:qa!\n' | `
+	id := "git -c user.email=a@b -c user.name=n "
+	two := harmRepo + " && " + id + "commit -q --allow-empty -m two"
+	runHarm(t, []harmCase{
+		{command: keys + id + "commit -m x -e --allow-empty", setup: harmRepo, tools: []string{"git", "vi"}},
+		{command: keys + id + "commit -em x --allow-empty", setup: harmRepo, tools: []string{"git", "vi"}},
+		{command: keys + id + "commit --fixup=amend:HEAD", setup: harmRepo, tools: []string{"git", "vi"}},
+		{command: keys + "git add --ed", setup: harmRepo + " && echo w >> victim.txt", tools: []string{"git", "vi"}},
+		{command: keys + id + "tag --anno t", setup: harmRepo, tools: []string{"git", "vi"}},
+		{command: keys + id + "rebase --interac HEAD~1", setup: two, tools: []string{"git", "vi"}},
+		{command: `git log -1 --format='diff --git a/.git/hooks/post-commit b/.git/hooks/post-commit%nnew file mode 100755%n--- /dev/null%n+++ b/.git/hooks/post-commit%n@@ -0,0 +1,2 @@%n+#!/bin/sh%n+rm victim.txt' | git apply --unsafe-paths && ` + id + "commit --allow-empty -qm x",
+			setup: harmRepo, tools: []string{"git"}},
+	})
+	allowedStill(t, id+"commit -m x", "git rebase --continue", "git log --help", "echo msg | "+id+"commit -F -")
+}

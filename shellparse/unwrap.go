@@ -571,11 +571,35 @@ func (w *walker) gitEditorInput(seg *Segment, words []wordInfo, spec *ProgramSpe
 	}
 	// an option as the scan read it (clustered, abbreviated), or a word of
 	// the subcommand's own (git notes add)
+	after := words[sc.operands[k]+1:]
 	given := func(o string) bool {
 		if isOption(o) {
-			return sc.hasOption(o)
+			return sc.hasOption(o) || longAbbreviated(after, o)
 		}
 		return slices.ContainsFunc(sc.operands[k+1:], func(i int) bool { return !words[i].Dynamic && words[i].Value == o })
+	}
+	msg := "git " + sub.Value + " may start an editor (vi by default), which reads the keys typed from this command's input"
+	// -e / --edit open the editor whatever else is given (commit -m x -e,
+	// -em x); so do commit --fixup=amend:X and reword:X, and pull's
+	// interactive rebase (--rebase=interactive, pull.rebase=interactive)
+	for _, wd := range after {
+		v := strings.ToLower(wd.Value)
+		switch {
+		case wd.Dynamic:
+		case slices.Contains(when, "-e") && (v == "-e" || len(v) > 2 && v[1] != '-' && strings.ContainsRune(v[1:], 'e') && shortCluster(v)),
+			slices.Contains(when, "--edit") && longAbbreviated([]wordInfo{wd}, "--edit"),
+			sub.Value == "commit" && (strings.HasPrefix(v, "--fixup=amend:") || strings.HasPrefix(v, "--fixup=reword:") || v == "amend:head" || strings.HasPrefix(v, "amend:") || strings.HasPrefix(v, "reword:")),
+			sub.Value == "pull" && strings.HasPrefix(v, "--reb") && strings.Contains(v, "=i"),
+			strings.Contains(v, "pull.rebase=i") && sub.Value == "pull":
+			seg.addFinding(FindInlineCode, msg)
+			return
+		}
+	}
+	for _, wd := range words[:sc.operands[k]] {
+		if !wd.Dynamic && sub.Value == "pull" && strings.Contains(strings.ToLower(wd.Value), "pull.rebase=i") {
+			seg.addFinding(FindInlineCode, msg)
+			return
+		}
 	}
 	needed, any := false, false
 	for _, o := range when {
@@ -591,7 +615,40 @@ func (w *walker) gitEditorInput(seg *Segment, words []wordInfo, spec *ProgramSpe
 	if needed && !any {
 		return
 	}
-	seg.addFinding(FindInlineCode, "git "+sub.Value+" may start an editor (vi by default), which reads the keys typed from this command's input")
+	seg.addFinding(FindInlineCode, msg)
+}
+
+// longAbbreviated reports whether words give the long option o or an
+// abbreviation of it git accepts (--ed for --edit, --inter for
+// --interactive): at least two letters after the dashes.
+func longAbbreviated(words []wordInfo, o string) bool {
+	if !strings.HasPrefix(o, "--") {
+		return false
+	}
+	for _, wd := range words {
+		if wd.Dynamic || !strings.HasPrefix(wd.Value, "--") {
+			continue
+		}
+		name, _, _ := strings.Cut(wd.Value, "=")
+		if len(name) >= 4 && strings.HasPrefix(o, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// shortCluster reports whether v is a cluster of one-letter options (-em):
+// letters only after the dash.
+func shortCluster(v string) bool {
+	if len(v) < 2 || v[0] != '-' || v[1] == '-' {
+		return false
+	}
+	for _, c := range v[1:] {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return false
+		}
+	}
+	return true
 }
 
 // fileWord stands for the file name a program gives an editor command at

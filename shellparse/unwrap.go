@@ -586,8 +586,8 @@ func (w *walker) gitEditorInput(seg *Segment, words []wordInfo, spec *ProgramSpe
 		v := strings.ToLower(wd.Value)
 		switch {
 		case wd.Dynamic:
-		case slices.Contains(when, "-e") && (v == "-e" || len(v) > 2 && v[1] != '-' && strings.ContainsRune(v[1:], 'e') && shortCluster(v)),
-			slices.Contains(when, "--edit") && longAbbreviated([]wordInfo{wd}, "--edit"),
+		case (slices.Contains(when, "-e") || sub.Value == "commit") && (v == "-e" || len(v) > 2 && v[1] != '-' && strings.ContainsRune(v[1:], 'e') && shortCluster(v)),
+			(slices.Contains(when, "--edit") || sub.Value == "commit") && longAbbreviated([]wordInfo{wd}, "--edit"),
 			sub.Value == "commit" && (strings.HasPrefix(v, "--fixup=amend:") || strings.HasPrefix(v, "--fixup=reword:") || v == "amend:head" || strings.HasPrefix(v, "amend:") || strings.HasPrefix(v, "reword:")),
 			sub.Value == "pull" && strings.HasPrefix(v, "--reb") && strings.Contains(v, "=i"),
 			strings.Contains(v, "pull.rebase=i") && sub.Value == "pull":

@@ -97,3 +97,23 @@ func TestTwentyNinthRoundRealBash(t *testing.T) {
 	})
 	allowedStill(t, id+"commit -m x", "git rebase --continue", "git log --help", "echo msg | "+id+"commit -F -")
 }
+
+// TestThirtiethRoundRealBash: what rt44 found in toolchains: variables that
+// name programs (npm's configuration in any case, make's RM), options whose
+// value is code (node --test-reporter, pdb -c, json_pp -f eval, cpack -D
+// CPACK_INSTALL_COMMANDS, ctest --overwrite), and go clean removing the
+// binary named after the module.
+func TestThirtiethRoundRealBash(t *testing.T) {
+	runHarm(t, []harmCase{
+		{command: `Npm_Config_Call='rm victim.txt' npm exec`, tools: []string{"npm"}},
+		{command: `node --test --test-reporter="data:text/javascript,import('node:fs').then(f=>f.unlinkSync('victim.txt'));export default async function*(s){for await(const e of s){}}" x.test.js`,
+			setup: `printf 'require("node:test")("t",()=>{})\n' > x.test.js`, tools: []string{"node"}},
+		{command: `echo 'unlink q(victim.txt)' | json_pp -f eval`, tools: []string{"json_pp"}},
+		{command: `pdb3 -c 'import os;os.remove("victim.txt")' -c q -m this`, tools: []string{"pdb3"}},
+		{command: `cpack -D CPACK_INSTALL_COMMANDS='rm victim.txt'`, setup: `printf 'set(CPACK_GENERATOR TGZ)\nset(CPACK_PACKAGE_NAME x)\nset(CPACK_PACKAGE_VERSION 1)\nset(CPACK_PACKAGE_FILE_NAME x)\nset(CPACK_PACKAGE_DESCRIPTION x)\n' > CPackConfig.cmake`, tools: []string{"cpack"}},
+		{command: `RM='shred -u victim.txt' make clean`, setup: `printf 'all:\n\techo hi\nclean:\n\t$(RM) *.o\n' > Makefile`, tools: []string{"make", "shred"}},
+		{command: `ctest -T Build --overwrite BuildDirectory=. --overwrite MakeCommand='shred -u victim.txt'`, setup: `printf 'add_test(t echo hi)\n' > CTestTestfile.cmake`, tools: []string{"ctest", "shred"}},
+	})
+	decidedAs(t, newTestEngine(t, exclude("run_shell_command(rm)")), Ask, `go mod init victim.txt && go clean`, `cargo vendor .`, `pnpm install --offline --virtual-store-dir .`)
+	allowedStill(t, "node --test x.test.js", "cmake -S . -B b -DCMAKE_C_FLAGS=-O2", "make clean")
+}

@@ -295,16 +295,9 @@ const maxGlobAlternatives = 256
 // does): {../../x,src}/* reaches ../../x, {/etc,src}/* /etc. A bracket
 // expression that matches dots only ([.][.]) is read as the dots.
 func globBases(pat string) []string {
-	alts := []string{pat}
-	word := &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: pat}}}
-	if syntax.SplitBraces(word) {
-		alts = alts[:0]
-		for w, err := range expand.BracesSeq(nil, word) {
-			if err != nil || len(alts) >= maxGlobAlternatives {
-				return []string{string(filepath.Separator)}
-			}
-			alts = append(alts, w.Lit())
-		}
+	alts, ok := braceAlternatives(pat)
+	if !ok {
+		return []string{string(filepath.Separator)}
 	}
 	var bases []string
 	for _, a := range alts {
@@ -327,7 +320,11 @@ const maxGlobLinkEntries = 4096
 func globLinks(base, pat string) []string {
 	var links []string
 	read := 0
-	for _, alt := range braceAlternatives(pat) {
+	alts, ok := braceAlternatives(pat)
+	if !ok {
+		return []string{string(filepath.Separator)} // read as leaving the root, as globBases does
+	}
+	for _, alt := range alts {
 		segs := strings.Split(filepath.ToSlash(dotBrackets(alt)), "/")
 		dirs := []string{base}
 		if path.IsAbs(filepath.ToSlash(alt)) {
@@ -375,20 +372,21 @@ func globLinks(base, pat string) []string {
 }
 
 // braceAlternatives returns the patterns pat's braces expand to (pat
-// itself when it has none).
-func braceAlternatives(pat string) []string {
+// itself when it has none); false when they cannot be expanded or are more
+// than maxGlobAlternatives.
+func braceAlternatives(pat string) ([]string, bool) {
 	word := &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: pat}}}
 	if !syntax.SplitBraces(word) {
-		return []string{pat}
+		return []string{pat}, true
 	}
 	var alts []string
 	for w, err := range expand.BracesSeq(nil, word) {
 		if err != nil || len(alts) >= maxGlobAlternatives {
-			break
+			return nil, false
 		}
 		alts = append(alts, w.Lit())
 	}
-	return alts
+	return alts, true
 }
 
 // dotBrackets replaces each path segment of pat made of bracket

@@ -522,10 +522,7 @@ func (w *walker) segmentsBefore(seg *Segment) []*Segment {
 // this command that puts entries of its choosing into the index or object
 // store (GitSpec.IndexSubcommands), or one whose subcommand is not known.
 func (w *walker) gitIndexMade(seg *Segment, gs *GitSpec) (string, bool) {
-	for _, s := range w.prog.Segments {
-		if s == seg {
-			break
-		}
+	for _, s := range w.segmentsBefore(seg) {
 		if s.Program != "git" {
 			continue
 		}
@@ -588,7 +585,7 @@ func (w *walker) gitEditorInput(seg *Segment, words []wordInfo, spec *ProgramSpe
 		case wd.Dynamic:
 		case (slices.Contains(when, "-e") || sub.Value == "commit") && (v == "-e" || len(v) > 2 && v[1] != '-' && strings.ContainsRune(v[1:], 'e') && shortCluster(v)),
 			(slices.Contains(when, "--edit") || sub.Value == "commit") && longAbbreviated([]wordInfo{wd}, "--edit"),
-			sub.Value == "commit" && (strings.HasPrefix(v, "--fixup=amend:") || strings.HasPrefix(v, "--fixup=reword:") || v == "amend:head" || strings.HasPrefix(v, "amend:") || strings.HasPrefix(v, "reword:")),
+			sub.Value == "commit" && (strings.HasPrefix(v, "--fixup=amend:") || strings.HasPrefix(v, "--fixup=reword:") || strings.HasPrefix(v, "amend:") || strings.HasPrefix(v, "reword:")),
 			sub.Value == "pull" && strings.HasPrefix(v, "--reb") && strings.Contains(v, "=i"),
 			strings.Contains(v, "pull.rebase=i") && sub.Value == "pull":
 			seg.addFinding(FindInlineCode, msg)

@@ -615,14 +615,20 @@ func (w *walker) assocDeclared() map[string]int {
 
 // notAssocName records a name declared without -A or unset.
 func (w *walker) notAssocName(name string) {
-	if w.notAssoc == nil {
-		w.notAssoc = map[string]bool{}
+	w.noteArrayKind(&w.notAssoc, name)
+}
+
+// noteArrayKind adds name to one of the sets of names whose array kind is
+// known; past maxWritten names, no kind is known.
+func (w *walker) noteArrayKind(set *map[string]bool, name string) {
+	if *set == nil {
+		*set = map[string]bool{}
 	}
-	if len(w.notAssoc) >= maxWritten {
+	if len(*set) >= maxWritten {
 		w.assocUnknown = true
 		return
 	}
-	w.notAssoc[name] = true
+	(*set)[name] = true
 }
 
 // isAllIndex reports the subscript @ or * (every element, or key).
@@ -645,15 +651,7 @@ func (w *walker) declAssoc(seg *Segment, name string, st *declState) {
 		w.notAssocName(name)
 		return
 	}
-
-	if w.assoc == nil {
-		w.assoc = map[string]bool{}
-	}
-	if len(w.assoc) >= maxWritten {
-		w.assocUnknown = true
-		return
-	}
-	w.assoc[name] = true
+	w.noteArrayKind(&w.assoc, name)
 }
 
 // unboundNameref reports declare -n NAME without a value: NAME then
@@ -3406,7 +3404,7 @@ func quoteWords(words []wordInfo) string {
 		if wd.Dynamic {
 			b.WriteString(wd.raw)
 		} else {
-			b.WriteString("'" + strings.ReplaceAll(wd.Value, "'", `'\''`) + "'")
+			b.WriteString(shellQuote(wd.Value))
 		}
 	}
 	return b.String()
